@@ -1,0 +1,6 @@
+export * from "./ag-ui";
+export * from "./extensions";
+export * from "./headers";
+export * from "./outcome-codes";
+export * from "./routes";
+export * from "./stream-cursor";

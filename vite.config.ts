@@ -1,0 +1,62 @@
+import { fileURLToPath } from "node:url";
+import { playwright } from "@vitest/browser-playwright";
+import { defineConfig } from "vitest/config";
+import { chromiumArgs, chromiumExecutablePath } from "./chromium.config.mjs";
+
+// Vitest resolves globs against `root`; the root is the demo app, so every path
+// below is absolute (see TOOLCHAIN.md).
+const repo = fileURLToPath(new URL(".", import.meta.url));
+const mockPort = Number(process.env.MOCK_PORT ?? 8787);
+
+// The dev server settings are for `npm run demo` only: Vitest's browser mode runs
+// its own server, which must not inherit the fixed port or the proxy.
+const demoServer = {
+  port: Number(process.env.DEMO_PORT ?? 5173),
+  strictPort: true,
+  proxy: {
+    "/agent": { target: `http://127.0.0.1:${mockPort}`, changeOrigin: false },
+    "/__": { target: `http://127.0.0.1:${mockPort}`, changeOrigin: false },
+  },
+};
+
+export default defineConfig({
+  root: `${repo}demo`,
+  ...(process.env.VITEST ? {} : { server: demoServer }),
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "node",
+          root: repo,
+          include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts"],
+          exclude: ["**/*.browser.test.ts", "**/node_modules/**"],
+          setupFiles: [`${repo}packages/core/test/setup-node.ts`],
+          environment: "node",
+          testTimeout: 20_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "browser",
+          root: repo,
+          include: ["packages/*/src/**/*.browser.test.ts", "packages/*/test/**/*.browser.test.ts"],
+          testTimeout: 20_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({
+              launchOptions: {
+                executablePath: chromiumExecutablePath,
+                args: chromiumArgs.filter((arg) => arg !== "--headless"),
+              },
+            }),
+            instances: [{ browser: "chromium" }],
+          },
+        },
+      },
+    ],
+  },
+});
