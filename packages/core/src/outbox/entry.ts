@@ -1,0 +1,92 @@
+/**
+ * An outbox entry is data only: everything needed to resend an answer byte for
+ * byte after a reload, and everything the app needs to tell the person what
+ * happened to it. Transitions are owned by the pure reducer in `reducer.ts`.
+ */
+export const EntryState = {
+  /** Written durably, not yet sent. */
+  queued: "queued",
+  /** The request is in flight; no claim acknowledgement yet. */
+  sending: "sending",
+  /** The server acknowledged the claim; the run's events are streaming. */
+  streaming: "streaming",
+  /** Waiting for `nextAttemptAt` before sending again with the same key and body. */
+  retryWait: "retry_wait",
+  /** The server rejected our credentials; waiting for the app to re-authenticate. */
+  paused: "paused",
+  /** Final: the answer took effect (possibly replayed). */
+  applied: "applied",
+  /** Final: another decision resolved the interrupt first. */
+  elsewhere: "elsewhere",
+  /** Final: the outcome is unknown (the tool may have run); the answer is kept. */
+  lost: "lost",
+  /** Final until the person acts: the answer is kept but cannot be delivered as is. */
+  needsUser: "needs_user",
+  /** Final: kept past the retention window with no verdict reachable. */
+  expired: "expired",
+} as const;
+export type EntryState = (typeof EntryState)[keyof typeof EntryState];
+
+export const FINAL_STATES: ReadonlySet<EntryState> = new Set<EntryState>([
+  EntryState.applied,
+  EntryState.elsewhere,
+  EntryState.lost,
+  EntryState.needsUser,
+  EntryState.expired,
+]);
+
+export function isFinalState(state: EntryState): boolean {
+  return FINAL_STATES.has(state);
+}
+
+/** What the person decided. Kept verbatim so a lost or stale answer can be shown and resent. */
+export type Decision =
+  | { readonly kind: "approve"; readonly editedArgs?: Readonly<Record<string, unknown>> }
+  | { readonly kind: "reject"; readonly reason?: string }
+  | { readonly kind: "cancel" };
+
+/** Where the delivery stream got to; persisted so a reload re-attaches instead of resending. */
+export interface EntryCursor {
+  readonly runId: string;
+  /** The last SSE sequence number processed (0 before any frame). */
+  readonly lastSeq: number;
+  /** True once `RUN_STARTED` carried the claim acknowledgement. */
+  readonly acked: boolean;
+}
+
+/** The last failure, kept for the app to show; never holds answer content. */
+export interface EntryError {
+  readonly kind: string;
+  readonly code?: string;
+  readonly message: string;
+  readonly status?: number;
+}
+
+export interface OutboxEntry {
+  /** The idempotency key; also the primary key in storage. */
+  readonly key: string;
+  /** The signed-in user (or any other isolation scope) the answer belongs to. */
+  readonly namespace: string;
+  readonly threadId: string;
+  readonly interruptId: string;
+  /** The runId of the resume run; reused unchanged by every retry. */
+  readonly runId: string;
+  /** The exact request body. A retry sends these bytes again, never a re-serialisation. */
+  readonly body: string;
+  readonly decision: Decision;
+  readonly state: EntryState;
+  /** How many times the request was sent. */
+  readonly attempts: number;
+  /** Epoch ms before which no new attempt may start (`retry_wait`), else null. */
+  readonly nextAttemptAt: number | null;
+  readonly cursor: EntryCursor;
+  readonly lastError: EntryError | null;
+  /** Human-readable explanation of the verdict, when there is one. */
+  readonly verdictDetail: string | null;
+  /** Set once any attempt may have reached the server. Distinguishes "never pending" from "consumed". */
+  readonly everSent: boolean;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  /** After this the server may have forgotten the key: reconcile by status or hydration. */
+  readonly expiresAt: number;
+}
