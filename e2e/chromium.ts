@@ -2,7 +2,7 @@
 // The networking flags stop Chromium from dialling hosts this machine cannot reach.
 export const chromiumExecutablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-export const chromiumArgs = [
+export const chromiumArgs: string[] = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",

@@ -1,0 +1,45 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "@playwright/test";
+import { chromiumArgs, chromiumExecutablePath } from "./chromium";
+
+const repo = fileURLToPath(new URL("..", import.meta.url));
+// Ports of their own, so a running `npm run demo` does not collide with the tests.
+export const mockPort = Number(process.env.E2E_MOCK_PORT ?? 8797);
+export const demoPort = Number(process.env.E2E_DEMO_PORT ?? 5183);
+
+export default defineConfig({
+  testDir: ".",
+  testMatch: "**/*.spec.ts",
+  outputDir: `${repo}.test-output/playwright-artifacts`,
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${demoPort}`,
+    trace: "retain-on-failure",
+    launchOptions: { executablePath: chromiumExecutablePath, args: chromiumArgs },
+  },
+  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  webServer: [
+    {
+      command: `${repo}node_modules/.bin/tsx ${repo}packages/mock-server/src/cli.ts`,
+      url: `http://127.0.0.1:${mockPort}/agent/capabilities`,
+      env: {
+        PORT: String(mockPort),
+        MOCK_STORE: "file",
+        MOCK_DATA: `${repo}.test-output/e2e-mock/state.json`,
+      },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      command: `${repo}node_modules/.bin/vite --config ${repo}vite.config.ts`,
+      url: `http://127.0.0.1:${demoPort}/`,
+      env: { DEMO_PORT: String(demoPort), MOCK_PORT: String(mockPort) },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
+});

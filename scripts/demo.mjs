@@ -1,0 +1,56 @@
+// `npm run demo`: install what is missing, start the mock server and the demo app,
+// print the URL, and stop both on Ctrl-C.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { ensureDependencies } from "./ensure-deps.mjs";
+
+const repo = fileURLToPath(new URL("..", import.meta.url));
+const mockPort = process.env.MOCK_PORT ?? "8787";
+const demoPort = process.env.DEMO_PORT ?? "5173";
+
+ensureDependencies();
+
+const children = [
+  spawn(`${repo}node_modules/.bin/tsx`, [`${repo}packages/mock-server/src/cli.ts`], {
+    cwd: repo,
+    stdio: "inherit",
+    env: { ...process.env, PORT: mockPort, MOCK_STORE: process.env.MOCK_STORE ?? "file" },
+  }),
+  spawn(`${repo}node_modules/.bin/vite`, ["--config", `${repo}vite.config.ts`, "--clearScreen", "false"], {
+    cwd: repo,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, MOCK_PORT: mockPort, DEMO_PORT: demoPort },
+  }),
+];
+
+async function waitFor(url) {
+  for (let attempt = 0; attempt < 120; attempt += 1) {
+    try {
+      if ((await fetch(url)).ok) return true;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return false;
+}
+
+function stopAll(code) {
+  for (const child of children) child.kill("SIGTERM");
+  process.exit(code);
+}
+
+process.on("SIGINT", () => stopAll(0));
+process.on("SIGTERM", () => stopAll(0));
+for (const child of children) child.on("exit", (code) => stopAll(code ?? 1));
+
+const ready =
+  (await waitFor(`http://127.0.0.1:${demoPort}/`)) &&
+  (await waitFor(`http://127.0.0.1:${mockPort}/agent/capabilities`));
+if (!ready) {
+  console.error("The demo did not start; see the output above.");
+  stopAll(1);
+}
+console.log(`\n  agui-outbox demo: http://127.0.0.1:${demoPort}/`);
+console.log(`  mock server:      http://127.0.0.1:${mockPort}/ (ledger at /__ledger)`);
+console.log("  Press Ctrl-C to stop.\n");

@@ -1,0 +1,79 @@
+// `npm test`: every check and every test, then one plain summary line built from the
+// runners' JSON reports: `N passed, N failed, N skipped`. Exits non-zero on any failure.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { ensureChromium } from "./ensure-chromium.mjs";
+import { ensureDependencies } from "./ensure-deps.mjs";
+
+const repo = fileURLToPath(new URL("..", import.meta.url));
+const out = `${repo}.test-output`;
+const bin = (name) => `${repo}node_modules/.bin/${name}`;
+
+ensureDependencies();
+ensureChromium();
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const started = Date.now();
+
+function run(label, command, args, env = {}) {
+  console.log(`\n▶ ${label}`);
+  const result = spawnSync(command, args, { cwd: repo, stdio: "inherit", env: { ...process.env, ...env } });
+  return result.status ?? 1;
+}
+
+/** A check that is not a test runner (type check, lint) counts as one test. */
+function check(label, command, args) {
+  const ok = run(label, command, args) === 0;
+  totals[ok ? "passed" : "failed"] += 1;
+}
+
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+check("type check (tsc -b)", bin("tsc"), ["-b"]);
+check("lint (biome)", bin("biome"), ["check", "."]);
+
+const vitestStatus = run("unit, contract and browser tests (vitest)", bin("vitest"), [
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${out}/vitest.json`,
+]);
+const vitest = readJson(`${out}/vitest.json`);
+if (vitest) {
+  totals.passed += vitest.numPassedTests;
+  totals.failed += vitest.numFailedTests;
+  totals.skipped += vitest.numPendingTests + vitest.numTodoTests;
+  // Unhandled errors fail the run without failing a test: count them once.
+  if (vitestStatus !== 0 && vitest.numFailedTests === 0) totals.failed += 1;
+} else {
+  totals.failed += 1;
+}
+
+const playwrightStatus = run(
+  "end-to-end tests (playwright)",
+  bin("playwright"),
+  ["test", "-c", "e2e/playwright.config.ts"],
+  { PLAYWRIGHT_JSON_OUTPUT_NAME: `${out}/playwright.json` },
+);
+const playwright = readJson(`${out}/playwright.json`);
+if (playwright?.stats) {
+  totals.passed += playwright.stats.expected + playwright.stats.flaky;
+  totals.failed += playwright.stats.unexpected;
+  totals.skipped += playwright.stats.skipped;
+  if (playwrightStatus !== 0 && playwright.stats.unexpected === 0) totals.failed += 1;
+} else {
+  totals.failed += 1;
+}
+
+console.log(`\n(${Math.round((Date.now() - started) / 1000)} s)`);
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed > 0 ? 1 : 0);
