@@ -1,2 +1,0 @@
-export declare const chromiumExecutablePath: string;
-export declare const chromiumArgs: readonly string[];
