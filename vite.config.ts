@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
-import { chromiumArgs, chromiumExecutablePath } from "./e2e/chromium";
+import { chromiumArgs, chromiumExecutablePath } from "./e2e/chromium.ts";
 
 // Vitest resolves globs against `root`; the root is the demo app, so every path
 // below is absolute (see TOOLCHAIN.md).

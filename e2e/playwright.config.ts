@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
-import { chromiumArgs, chromiumExecutablePath } from "./chromium";
+import { chromiumArgs, chromiumExecutablePath } from "./chromium.ts";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 // Ports of their own, so a running `npm run demo` does not collide with the tests.

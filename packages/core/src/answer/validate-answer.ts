@@ -1,0 +1,68 @@
+import { type OutputUnit, Validator } from "@cfworker/json-schema";
+import { ErrorKind, OutboxError } from "../errors/outbox-error";
+
+/** One schema violation, located but never quoting the answer's content. */
+export interface AnswerViolation {
+  /** JSON pointer into the answer payload, e.g. `/editedArgs/target`. */
+  readonly path: string;
+  /** The JSON-Schema keyword that failed, e.g. `type`, `required`, `minLength`. */
+  readonly keyword: string;
+}
+
+export type AnswerCheck =
+  | { readonly valid: true }
+  | { readonly valid: false; readonly violations: readonly AnswerViolation[] };
+
+// Validators are compiled once per schema object: a card that validates as the
+// person types would otherwise rebuild one per keystroke.
+const validators = new WeakMap<object, Validator>();
+
+function validatorFor(schema: Readonly<Record<string, unknown>>): Validator {
+  let validator = validators.get(schema);
+  if (!validator) {
+    // @cfworker/json-schema interprets the schema instead of compiling it to code,
+    // so it runs under a Content-Security-Policy without 'unsafe-eval'.
+    validator = new Validator(schema, "2020-12", false);
+    validators.set(schema, validator);
+  }
+  return validator;
+}
+
+// The library reports a summary unit per failing subschema; the leaf units are the
+// useful ones. Keep one per (path, keyword).
+function toViolations(errors: readonly OutputUnit[]): AnswerViolation[] {
+  const seen = new Set<string>();
+  const violations: AnswerViolation[] = [];
+  for (const unit of errors) {
+    if (unit.keyword === "properties" || unit.keyword === "allOf" || unit.keyword === "$ref") continue;
+    const path = unit.instanceLocation.replace(/^#/, "") || "/";
+    const id = `${path} ${unit.keyword}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    violations.push({ path, keyword: unit.keyword });
+  }
+  return violations;
+}
+
+/**
+ * Checks an answer payload against an interrupt's `responseSchema`. Without a
+ * schema every payload is accepted, as AG-UI leaves the answer's shape open.
+ */
+export function checkAnswer(payload: unknown, responseSchema: Readonly<Record<string, unknown>> | undefined): AnswerCheck {
+  if (!responseSchema) return { valid: true };
+  const result = validatorFor(responseSchema).validate(payload);
+  if (result.valid) return { valid: true };
+  const violations = toViolations(result.errors);
+  return { valid: false, violations: violations.length > 0 ? violations : [{ path: "/", keyword: "schema" }] };
+}
+
+/** Error raised by `answer()` when the payload violates the schema; nothing was enqueued. */
+export class InvalidAnswerError extends OutboxError {
+  readonly violations: readonly AnswerViolation[];
+
+  constructor(violations: readonly AnswerViolation[]) {
+    const summary = violations.map((violation) => `${violation.path} (${violation.keyword})`).join(", ");
+    super(ErrorKind.invalidAnswer, `The answer does not match the interrupt's responseSchema at ${summary}.`);
+    this.violations = violations;
+  }
+}

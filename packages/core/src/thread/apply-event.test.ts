@@ -1,0 +1,72 @@
+import { expect, test } from "vitest";
+import { type AgUiEvent, EventSchema } from "../protocol";
+import { applyEvent, hasToolResult } from "./apply-event";
+import { emptyThreadState, type ThreadState } from "./thread-state";
+
+const events = (raw: readonly unknown[]): AgUiEvent[] => raw.map((event) => EventSchema.parse(event));
+const fold = (state: ThreadState, list: readonly AgUiEvent[]) => list.reduce(applyEvent, state);
+
+const interruptRun = events([
+  { type: "RUN_STARTED", threadId: "t1", runId: "r1" },
+  { type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" },
+  { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "I can " },
+  { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "deploy that." },
+  { type: "TEXT_MESSAGE_END", messageId: "m1" },
+  { type: "TOOL_CALL_START", toolCallId: "call-1", toolCallName: "deploy_change", parentMessageId: "m1" },
+  { type: "TOOL_CALL_ARGS", toolCallId: "call-1", delta: '{"target":' },
+  { type: "TOOL_CALL_ARGS", toolCallId: "call-1", delta: '"prod"}' },
+  { type: "TOOL_CALL_END", toolCallId: "call-1" },
+  {
+    type: "RUN_FINISHED",
+    threadId: "t1",
+    runId: "r1",
+    outcome: { type: "interrupt", interrupts: [{ id: "call-1", reason: "tool_call", toolCallId: "call-1" }] },
+  },
+]);
+
+test("a run that ends in an interrupt yields the message, the tool call and a pending interrupt", () => {
+  const state = fold(emptyThreadState("t1"), interruptRun);
+  expect(state.run).toEqual({ name: "interrupted", runId: "r1" });
+  expect(state.messages).toEqual([
+    {
+      id: "m1",
+      role: "assistant",
+      content: "I can deploy that.",
+      toolCalls: [{ id: "call-1", type: "function", function: { name: "deploy_change", arguments: '{"target":"prod"}' } }],
+    },
+  ]);
+  expect(state.pendingInterrupts.map((interrupt) => [interrupt.id, interrupt.threadId])).toEqual([["call-1", "t1"]]);
+});
+
+test("a finished resume clears pending interrupts and records the tool result", () => {
+  const resumed = fold(
+    fold(emptyThreadState("t1"), interruptRun),
+    events([
+      { type: "RUN_STARTED", threadId: "t1", runId: "r2" },
+      { type: "TOOL_CALL_RESULT", messageId: "tool-1", toolCallId: "call-1", content: "deployed to prod" },
+      { type: "RUN_FINISHED", threadId: "t1", runId: "r2", outcome: { type: "success" } },
+    ]),
+  );
+  expect(resumed.pendingInterrupts).toEqual([]);
+  expect(hasToolResult(resumed, "call-1")).toBe(true);
+  expect(hasToolResult(resumed, "call-2")).toBe(false);
+});
+
+test("a replayed tool result does not duplicate the message", () => {
+  const result = events([{ type: "TOOL_CALL_RESULT", messageId: "tool-1", toolCallId: "call-1", content: "ok" }]);
+  const state = fold(emptyThreadState("t1"), [...result, ...result]);
+  expect(state.messages).toHaveLength(1);
+});
+
+test("a messages snapshot replaces the thread and a run error is kept with its code", () => {
+  const state = fold(
+    emptyThreadState("t1"),
+    events([
+      { type: "MESSAGES_SNAPSHOT", messages: [{ id: "u1", role: "user", content: "please deploy to prod" }] },
+      { type: "RUN_STARTED", threadId: "t1", runId: "r3" },
+      { type: "RUN_ERROR", message: "boom", code: "AGENT_MODEL_CALL_FAILED" },
+    ]),
+  );
+  expect(state.messages).toEqual([{ id: "u1", role: "user", content: "please deploy to prod" }]);
+  expect(state.run).toEqual({ name: "failed", runId: "r3", code: "AGENT_MODEL_CALL_FAILED", message: "boom" });
+});

@@ -1,0 +1,109 @@
+import type { AgUiEvent, Message } from "../protocol";
+import type { PendingInterrupt, ThreadState } from "./thread-state";
+
+type AssistantMessage = Extract<Message, { role: "assistant" }>;
+
+function replaceMessage(messages: readonly Message[], id: string, update: (message: Message) => Message): Message[] {
+  return messages.map((message) => (message.id === id ? update(message) : message));
+}
+
+function upsertAssistant(messages: readonly Message[], id: string): readonly Message[] {
+  if (messages.some((message) => message.id === id)) return messages;
+  const created: AssistantMessage = { id, role: "assistant", content: "" };
+  return [...messages, created];
+}
+
+function appendToolCall(messages: readonly Message[], parentId: string, toolCallId: string, name: string): Message[] {
+  const withParent = upsertAssistant(messages, parentId);
+  return replaceMessage(withParent, parentId, (message) => {
+    if (message.role !== "assistant") return message;
+    const toolCalls = message.toolCalls ?? [];
+    if (toolCalls.some((call) => call.id === toolCallId)) return message;
+    return {
+      ...message,
+      toolCalls: [...toolCalls, { id: toolCallId, type: "function", function: { name, arguments: "" } }],
+    };
+  });
+}
+
+function appendToolArgs(messages: readonly Message[], toolCallId: string, delta: string): Message[] {
+  return messages.map((message) => {
+    if (message.role !== "assistant" || !message.toolCalls?.some((call) => call.id === toolCallId)) return message;
+    return {
+      ...message,
+      toolCalls: message.toolCalls.map((call) =>
+        call.id === toolCallId ? { ...call, function: { ...call.function, arguments: call.function.arguments + delta } } : call,
+      ),
+    };
+  });
+}
+
+/**
+ * Folds one validated AG-UI event into a thread. Pure: the same events in the
+ * same order always give the same state, which is what makes a re-attach that
+ * replays from a cursor safe (the caller drops events at or below the cursor).
+ */
+export function applyEvent(state: ThreadState, event: AgUiEvent): ThreadState {
+  switch (event.type) {
+    case "RUN_STARTED":
+      return { ...state, loaded: true, run: { name: "running", runId: event.runId } };
+    case "TEXT_MESSAGE_START":
+      return { ...state, messages: upsertAssistant(state.messages, event.messageId) };
+    case "TEXT_MESSAGE_CONTENT": {
+      const messages = upsertAssistant(state.messages, event.messageId);
+      return {
+        ...state,
+        messages: replaceMessage(messages, event.messageId, (message) =>
+          message.role === "assistant" ? { ...message, content: (message.content ?? "") + event.delta } : message,
+        ),
+      };
+    }
+    case "TOOL_CALL_START":
+      return {
+        ...state,
+        messages: appendToolCall(
+          state.messages,
+          event.parentMessageId ?? `assistant-${event.toolCallId}`,
+          event.toolCallId,
+          event.toolCallName,
+        ),
+      };
+    case "TOOL_CALL_ARGS":
+      return { ...state, messages: appendToolArgs(state.messages, event.toolCallId, event.delta) };
+    case "TOOL_CALL_RESULT": {
+      if (state.messages.some((message) => message.id === event.messageId)) return state;
+      const result: Message = { id: event.messageId, role: "tool", toolCallId: event.toolCallId, content: event.content };
+      return { ...state, messages: [...state.messages, result] };
+    }
+    case "MESSAGES_SNAPSHOT":
+      return { ...state, loaded: true, messages: event.messages };
+    case "RUN_FINISHED": {
+      const outcome = event.outcome;
+      if (outcome?.type === "interrupt") {
+        const pending: PendingInterrupt[] = outcome.interrupts.map((interrupt) => ({
+          ...interrupt,
+          threadId: state.threadId,
+        }));
+        return { ...state, loaded: true, pendingInterrupts: pending, run: { name: "interrupted", runId: event.runId } };
+      }
+      return { ...state, loaded: true, pendingInterrupts: [], run: { name: "finished", runId: event.runId } };
+    }
+    case "RUN_ERROR":
+      return {
+        ...state,
+        run: {
+          name: "failed",
+          runId: state.run.name === "idle" || state.run.name === "failed" ? null : state.run.runId,
+          code: event.code ?? null,
+          message: event.message,
+        },
+      };
+    default:
+      return state;
+  }
+}
+
+/** Whether the thread shows a result for a tool call: the evidence that an approved tool ran. */
+export function hasToolResult(state: ThreadState, toolCallId: string): boolean {
+  return state.messages.some((message) => message.role === "tool" && message.toolCallId === toolCallId);
+}
