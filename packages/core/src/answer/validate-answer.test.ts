@@ -17,7 +17,9 @@ const deploySchema = {
 };
 
 test("a payload that matches the schema is valid", () => {
-  expect(checkAnswer({ approved: true, editedArgs: { target: "prod" } }, deploySchema)).toEqual({ valid: true });
+  expect(checkAnswer({ approved: true, editedArgs: { target: "prod" } }, deploySchema)).toEqual({
+    valid: true,
+  });
 });
 
 test("edited arguments that violate the schema are located by path and keyword", () => {

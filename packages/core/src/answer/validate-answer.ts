@@ -48,12 +48,18 @@ function toViolations(errors: readonly OutputUnit[]): AnswerViolation[] {
  * Checks an answer payload against an interrupt's `responseSchema`. Without a
  * schema every payload is accepted, as AG-UI leaves the answer's shape open.
  */
-export function checkAnswer(payload: unknown, responseSchema: Readonly<Record<string, unknown>> | undefined): AnswerCheck {
+export function checkAnswer(
+  payload: unknown,
+  responseSchema: Readonly<Record<string, unknown>> | undefined,
+): AnswerCheck {
   if (!responseSchema) return { valid: true };
   const result = validatorFor(responseSchema).validate(payload);
   if (result.valid) return { valid: true };
   const violations = toViolations(result.errors);
-  return { valid: false, violations: violations.length > 0 ? violations : [{ path: "/", keyword: "schema" }] };
+  return {
+    valid: false,
+    violations: violations.length > 0 ? violations : [{ path: "/", keyword: "schema" }],
+  };
 }
 
 /** Error raised by `answer()` when the payload violates the schema; nothing was enqueued. */

@@ -32,10 +32,18 @@ test("a run that ends in an interrupt yields the message, the tool call and a pe
       id: "m1",
       role: "assistant",
       content: "I can deploy that.",
-      toolCalls: [{ id: "call-1", type: "function", function: { name: "deploy_change", arguments: '{"target":"prod"}' } }],
+      toolCalls: [
+        {
+          id: "call-1",
+          type: "function",
+          function: { name: "deploy_change", arguments: '{"target":"prod"}' },
+        },
+      ],
     },
   ]);
-  expect(state.pendingInterrupts.map((interrupt) => [interrupt.id, interrupt.threadId])).toEqual([["call-1", "t1"]]);
+  expect(state.pendingInterrupts.map((interrupt) => [interrupt.id, interrupt.threadId])).toEqual([
+    ["call-1", "t1"],
+  ]);
 });
 
 test("a finished resume clears pending interrupts and records the tool result", () => {
@@ -53,7 +61,9 @@ test("a finished resume clears pending interrupts and records the tool result", 
 });
 
 test("a replayed tool result does not duplicate the message", () => {
-  const result = events([{ type: "TOOL_CALL_RESULT", messageId: "tool-1", toolCallId: "call-1", content: "ok" }]);
+  const result = events([
+    { type: "TOOL_CALL_RESULT", messageId: "tool-1", toolCallId: "call-1", content: "ok" },
+  ]);
   const state = fold(emptyThreadState("t1"), [...result, ...result]);
   expect(state.messages).toHaveLength(1);
 });
@@ -68,5 +78,10 @@ test("a messages snapshot replaces the thread and a run error is kept with its c
     ]),
   );
   expect(state.messages).toEqual([{ id: "u1", role: "user", content: "please deploy to prod" }]);
-  expect(state.run).toEqual({ name: "failed", runId: "r3", code: "AGENT_MODEL_CALL_FAILED", message: "boom" });
+  expect(state.run).toEqual({
+    name: "failed",
+    runId: "r3",
+    code: "AGENT_MODEL_CALL_FAILED",
+    message: "boom",
+  });
 });

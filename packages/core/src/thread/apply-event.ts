@@ -3,7 +3,11 @@ import type { PendingInterrupt, ThreadState } from "./thread-state";
 
 type AssistantMessage = Extract<Message, { role: "assistant" }>;
 
-function replaceMessage(messages: readonly Message[], id: string, update: (message: Message) => Message): Message[] {
+function replaceMessage(
+  messages: readonly Message[],
+  id: string,
+  update: (message: Message) => Message,
+): Message[] {
   return messages.map((message) => (message.id === id ? update(message) : message));
 }
 
@@ -13,7 +17,12 @@ function upsertAssistant(messages: readonly Message[], id: string): readonly Mes
   return [...messages, created];
 }
 
-function appendToolCall(messages: readonly Message[], parentId: string, toolCallId: string, name: string): Message[] {
+function appendToolCall(
+  messages: readonly Message[],
+  parentId: string,
+  toolCallId: string,
+  name: string,
+): Message[] {
   const withParent = upsertAssistant(messages, parentId);
   return replaceMessage(withParent, parentId, (message) => {
     if (message.role !== "assistant") return message;
@@ -28,11 +37,14 @@ function appendToolCall(messages: readonly Message[], parentId: string, toolCall
 
 function appendToolArgs(messages: readonly Message[], toolCallId: string, delta: string): Message[] {
   return messages.map((message) => {
-    if (message.role !== "assistant" || !message.toolCalls?.some((call) => call.id === toolCallId)) return message;
+    if (message.role !== "assistant" || !message.toolCalls?.some((call) => call.id === toolCallId))
+      return message;
     return {
       ...message,
       toolCalls: message.toolCalls.map((call) =>
-        call.id === toolCallId ? { ...call, function: { ...call.function, arguments: call.function.arguments + delta } } : call,
+        call.id === toolCallId
+          ? { ...call, function: { ...call.function, arguments: call.function.arguments + delta } }
+          : call,
       ),
     };
   });
@@ -54,7 +66,9 @@ export function applyEvent(state: ThreadState, event: AgUiEvent): ThreadState {
       return {
         ...state,
         messages: replaceMessage(messages, event.messageId, (message) =>
-          message.role === "assistant" ? { ...message, content: (message.content ?? "") + event.delta } : message,
+          message.role === "assistant"
+            ? { ...message, content: (message.content ?? "") + event.delta }
+            : message,
         ),
       };
     }
@@ -72,7 +86,12 @@ export function applyEvent(state: ThreadState, event: AgUiEvent): ThreadState {
       return { ...state, messages: appendToolArgs(state.messages, event.toolCallId, event.delta) };
     case "TOOL_CALL_RESULT": {
       if (state.messages.some((message) => message.id === event.messageId)) return state;
-      const result: Message = { id: event.messageId, role: "tool", toolCallId: event.toolCallId, content: event.content };
+      const result: Message = {
+        id: event.messageId,
+        role: "tool",
+        toolCallId: event.toolCallId,
+        content: event.content,
+      };
       return { ...state, messages: [...state.messages, result] };
     }
     case "MESSAGES_SNAPSHOT":
@@ -84,7 +103,12 @@ export function applyEvent(state: ThreadState, event: AgUiEvent): ThreadState {
           ...interrupt,
           threadId: state.threadId,
         }));
-        return { ...state, loaded: true, pendingInterrupts: pending, run: { name: "interrupted", runId: event.runId } };
+        return {
+          ...state,
+          loaded: true,
+          pendingInterrupts: pending,
+          run: { name: "interrupted", runId: event.runId },
+        };
       }
       return { ...state, loaded: true, pendingInterrupts: [], run: { name: "finished", runId: event.runId } };
     }

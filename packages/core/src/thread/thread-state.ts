@@ -9,7 +9,12 @@ export type RunState =
   | { readonly name: "running"; readonly runId: string }
   | { readonly name: "interrupted"; readonly runId: string }
   | { readonly name: "finished"; readonly runId: string }
-  | { readonly name: "failed"; readonly runId: string | null; readonly code: string | null; readonly message: string };
+  | {
+      readonly name: "failed";
+      readonly runId: string | null;
+      readonly code: string | null;
+      readonly message: string;
+    };
 
 /** An interrupt waiting for an answer, with the thread it belongs to. */
 export interface PendingInterrupt extends Interrupt {
