@@ -1,0 +1,87 @@
+/**
+ * Every side effect the client has, injected through one object. The defaults
+ * are wrapper lambdas that look the global up at call time, never at import
+ * time: importing the package during server-side rendering touches no browser
+ * API, and a test can swap a global (fake timers, a stubbed fetch) after import.
+ */
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export type TimerHandle = ReturnType<typeof setTimeout>;
+
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+
+/** A source of a boolean that changes over time (online, visible). */
+export interface Signal {
+  get(): boolean;
+  /** Calls `listener` on every change; returns the unsubscribe function. */
+  subscribe(listener: (value: boolean) => void): () => void;
+}
+
+export interface OutboxDeps {
+  readonly fetch: FetchLike;
+  readonly now: () => number;
+  readonly timers: Timers;
+  readonly randomUUID: () => string;
+  /** Uniform in [0, 1): drives backoff jitter. */
+  readonly random: () => number;
+  /** `navigator.onLine` and its events: a hint that makes retries sooner, never a gate. */
+  readonly online: Signal;
+  /** Page visibility: streams keep running while hidden; only used to retry sooner on return. */
+  readonly visible: Signal;
+  /** IndexedDB factory, or undefined where there is none (SSR, some private modes). */
+  readonly indexedDB: () => IDBFactory | undefined;
+  /** `navigator.storage`, for `persist()`. */
+  readonly storageManager: () => StorageManager | undefined;
+}
+
+function windowSignal(
+  read: () => boolean,
+  onEvent: string,
+  offEvent: string,
+  target: () => EventTarget | undefined,
+): Signal {
+  return {
+    get: read,
+    subscribe(listener) {
+      const eventTarget = target();
+      if (!eventTarget) return () => {};
+      const on = () => listener(read());
+      eventTarget.addEventListener(onEvent, on);
+      if (offEvent !== onEvent) eventTarget.addEventListener(offEvent, on);
+      return () => {
+        eventTarget.removeEventListener(onEvent, on);
+        if (offEvent !== onEvent) eventTarget.removeEventListener(offEvent, on);
+      };
+    },
+  };
+}
+
+export function defaultDeps(): OutboxDeps {
+  return {
+    fetch: (input, init) => globalThis.fetch(input, init),
+    now: () => Date.now(),
+    timers: {
+      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+      clearTimeout: (handle) => globalThis.clearTimeout(handle),
+    },
+    randomUUID: () => globalThis.crypto.randomUUID(),
+    random: () => Math.random(),
+    online: windowSignal(
+      () => (typeof navigator === "undefined" ? true : navigator.onLine !== false),
+      "online",
+      "offline",
+      () => (typeof window === "undefined" ? undefined : window),
+    ),
+    visible: windowSignal(
+      () => (typeof document === "undefined" ? true : document.visibilityState !== "hidden"),
+      "visibilitychange",
+      "visibilitychange",
+      () => (typeof document === "undefined" ? undefined : document),
+    ),
+    indexedDB: () => (typeof indexedDB === "undefined" ? undefined : indexedDB),
+    storageManager: () => (typeof navigator === "undefined" ? undefined : navigator.storage),
+  };
+}
