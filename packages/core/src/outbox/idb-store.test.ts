@@ -1,0 +1,22 @@
+import { IDBFactory } from "fake-indexeddb";
+import { IdbStore } from "./idb-store";
+import type { OutboxStore } from "./outbox-store";
+import { runOutboxStoreContract } from "./store-contract";
+
+// A fresh factory per test: every test starts from an empty origin, and a
+// second connection (reload, second tab) opens the same database through it.
+let factory = new IDBFactory();
+
+function connect(store: OutboxStore): Promise<OutboxStore> {
+  if (!(store instanceof IdbStore)) throw new Error("expected an IdbStore");
+  return IdbStore.open({ indexedDB: factory, dbName: store.dbName });
+}
+
+runOutboxStoreContract(
+  "IdbStore (fake-indexeddb)",
+  async () => {
+    factory = new IDBFactory();
+    return IdbStore.open({ indexedDB: factory, dbName: "outbox-contract" });
+  },
+  { connect },
+);

@@ -1,0 +1,147 @@
+import { OutboxError } from "../errors/outbox-error";
+import { isFinalState, type OutboxEntry } from "./entry";
+import {
+  assertMetaKey,
+  assertStorableEntry,
+  compareEntries,
+  findLiveEntry,
+  isSupersededByDefault,
+  type OutboxStore,
+  type PutIfAbsentOptions,
+  type PutIfAbsentResult,
+  refusedDelete,
+} from "./outbox-store";
+import { toStorageError } from "./storage-error";
+
+/**
+ * An `OutboxStore` held in memory: the fallback when IndexedDB is unavailable,
+ * and the store for tests. Same semantics as the IndexedDB store, except that
+ * nothing survives a reload. Values are `structuredClone`d on the way in and
+ * out, so non-cloneable input fails here exactly as it would in IndexedDB, and
+ * callers never share an object with storage.
+ */
+export class MemoryStore implements OutboxStore {
+  readonly #entries = new Map<string, OutboxEntry>();
+  /** namespace → id → value */
+  readonly #meta = new Map<string, Map<string, unknown>>();
+  #closed = false;
+
+  async get(key: string): Promise<OutboxEntry | undefined> {
+    this.#assertOpen("get");
+    const entry = this.#entries.get(key);
+    return entry === undefined ? undefined : structuredClone(entry);
+  }
+
+  async put(entry: OutboxEntry): Promise<void> {
+    this.#assertOpen("put");
+    assertStorableEntry("put", entry);
+    this.#entries.set(entry.key, cloneFor("put", entry));
+  }
+
+  async listByNamespace(namespace: string): Promise<OutboxEntry[]> {
+    this.#assertOpen("listByNamespace");
+    return this.#select((entry) => entry.namespace === namespace);
+  }
+
+  async listByInterrupt(namespace: string, threadId: string, interruptId: string): Promise<OutboxEntry[]> {
+    this.#assertOpen("listByInterrupt");
+    return this.#select(
+      (entry) =>
+        entry.namespace === namespace && entry.threadId === threadId && entry.interruptId === interruptId,
+    );
+  }
+
+  async putIfAbsentForInterrupt(
+    entry: OutboxEntry,
+    options: PutIfAbsentOptions = {},
+  ): Promise<PutIfAbsentResult> {
+    const operation = "putIfAbsentForInterrupt";
+    this.#assertOpen(operation);
+    assertStorableEntry(operation, entry);
+    // No await between the check and the insert: that is what makes it atomic here.
+    const siblings = [...this.#entries.values()].filter(
+      (stored) =>
+        stored.namespace === entry.namespace &&
+        stored.threadId === entry.threadId &&
+        stored.interruptId === entry.interruptId,
+    );
+    const live = findLiveEntry(siblings, options.isSuperseded ?? isSupersededByDefault);
+    if (live !== undefined) return { inserted: false, existing: structuredClone(live) };
+    if (this.#entries.has(entry.key)) {
+      throw new OutboxError(
+        "storage_failed",
+        `${operation} failed (ConstraintError): the key is already used`,
+      );
+    }
+    const stored = cloneFor(operation, entry);
+    this.#entries.set(entry.key, stored);
+    return { inserted: true, entry: structuredClone(stored) };
+  }
+
+  async delete(key: string): Promise<boolean> {
+    this.#assertOpen("delete");
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return false;
+    if (!isFinalState(entry.state)) throw refusedDelete(entry);
+    this.#entries.delete(key);
+    return true;
+  }
+
+  async clear(namespace: string): Promise<void> {
+    this.#assertOpen("clear");
+    for (const [key, entry] of this.#entries) {
+      if (entry.namespace === namespace) this.#entries.delete(key);
+    }
+    this.#meta.delete(namespace);
+  }
+
+  async getMeta(namespace: string, id: string): Promise<unknown> {
+    this.#assertOpen("getMeta");
+    assertMetaKey("getMeta", namespace, id);
+    const value = this.#meta.get(namespace)?.get(id);
+    return value === undefined ? undefined : structuredClone(value);
+  }
+
+  async putMeta(namespace: string, id: string, value: unknown): Promise<void> {
+    this.#assertOpen("putMeta");
+    assertMetaKey("putMeta", namespace, id);
+    const copy = cloneFor("putMeta", value);
+    let area = this.#meta.get(namespace);
+    if (area === undefined) {
+      area = new Map();
+      this.#meta.set(namespace, area);
+    }
+    area.set(id, copy);
+  }
+
+  async deleteMeta(namespace: string, id: string): Promise<void> {
+    this.#assertOpen("deleteMeta");
+    assertMetaKey("deleteMeta", namespace, id);
+    this.#meta.get(namespace)?.delete(id);
+  }
+
+  close(): void {
+    this.#closed = true;
+  }
+
+  #select(predicate: (entry: OutboxEntry) => boolean): OutboxEntry[] {
+    return [...this.#entries.values()]
+      .filter(predicate)
+      .sort(compareEntries)
+      .map((entry) => structuredClone(entry));
+  }
+
+  #assertOpen(operation: string): void {
+    if (this.#closed) {
+      throw new OutboxError("storage_unavailable", `${operation} failed: the store is closed`);
+    }
+  }
+}
+
+function cloneFor<T>(operation: string, value: T): T {
+  try {
+    return structuredClone(value);
+  } catch (error) {
+    throw toStorageError(operation, error);
+  }
+}
