@@ -1,0 +1,103 @@
+import { ErrorKind, OutboxError } from "../errors/outbox-error";
+import type { Decision } from "../outbox/entry";
+import type { ServerKind } from "./delivery-signal";
+
+/**
+ * The part of a `ResumeEntry` a decision determines. A cancellation carries no
+ * payload: AG-UI says so with `status: "cancelled"`.
+ */
+export type ResumeResolution =
+  | { readonly status: "resolved"; readonly payload: Readonly<Record<string, unknown>> }
+  | { readonly status: "cancelled" };
+
+/**
+ * The payload for a server with the recovery contract: `{approved, editedArgs?}`,
+ * plus the reject `reason` when the person gave one (the answer validator checks
+ * it against the interrupt's `responseSchema` like the rest).
+ */
+export function buildContractResolution(decision: Decision): ResumeResolution {
+  switch (decision.kind) {
+    case "approve":
+      return {
+        status: "resolved",
+        payload: {
+          approved: true,
+          ...(decision.editedArgs === undefined ? {} : { editedArgs: decision.editedArgs }),
+        },
+      };
+    case "reject":
+      return {
+        status: "resolved",
+        payload: { approved: false, ...(decision.reason === undefined ? {} : { reason: decision.reason }) },
+      };
+    case "cancel":
+      return { status: "cancelled" };
+  }
+}
+
+const RESERVED_KEYS: readonly string[] = ["approved", "accepted"];
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Whether the interrupt's `responseSchema` declares an `editedArgs` property at
+ * its top level. Only top-level `properties` count: that is where Agent
+ * Framework's approval schemas put it.
+ */
+export function declaresEditedArgs(responseSchema: unknown): boolean {
+  if (!isRecord(responseSchema)) return false;
+  const properties = responseSchema.properties;
+  return isRecord(properties) && Object.hasOwn(properties, "editedArgs");
+}
+
+/**
+ * The payload for a server without the contract (DESIGN.md, "Servers without
+ * the contract"): both `approved` and `accepted`, because the two generations
+ * of Agent Framework read different ones; edits nested as `editedArgs` only when
+ * the schema declares it, otherwise spread as flat keys next to the flags.
+ *
+ * @throws OutboxError `invalid_answer` when flat edits would overwrite `approved`
+ *   or `accepted`: the server could not tell the decision from the edit. Thrown
+ *   before anything is enqueued, so nothing is lost.
+ */
+export function buildDegradedResolution(decision: Decision, responseSchema: unknown): ResumeResolution {
+  switch (decision.kind) {
+    case "approve": {
+      const flags = { approved: true, accepted: true };
+      const edits = decision.editedArgs;
+      if (edits === undefined) return { status: "resolved", payload: flags };
+      if (declaresEditedArgs(responseSchema))
+        return { status: "resolved", payload: { ...flags, editedArgs: edits } };
+      if (RESERVED_KEYS.some((key) => Object.hasOwn(edits, key))) {
+        throw new OutboxError(
+          ErrorKind.invalidAnswer,
+          "Edited arguments named `approved` or `accepted` cannot be sent flat to a server without the recovery contract.",
+        );
+      }
+      return { status: "resolved", payload: { ...edits, ...flags } };
+    }
+    case "reject":
+      return {
+        status: "resolved",
+        payload: {
+          approved: false,
+          accepted: false,
+          ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+        },
+      };
+    case "cancel":
+      return { status: "cancelled" };
+  }
+}
+
+/** Picks the payload rules for the server generation. */
+export function buildResumeResolution(
+  decision: Decision,
+  options: { readonly serverKind: ServerKind; readonly responseSchema?: unknown },
+): ResumeResolution {
+  return options.serverKind === "contract"
+    ? buildContractResolution(decision)
+    : buildDegradedResolution(decision, options.responseSchema);
+}

@@ -1,0 +1,92 @@
+import type { RecordedDecision } from "../protocol/extensions";
+
+/**
+ * What the transport observed about one delivery, reduced to data. The
+ * classifier never sees a `Response`, a stream or an exception: the transport
+ * parses the wire once at the boundary and hands over one of these.
+ */
+export type DeliverySignal =
+  /** `RUN_FINISHED` after our resume; `replayed` when `x-resume.replayed` said so. */
+  | {
+      readonly type: "run-finished";
+      readonly replayed: boolean;
+      readonly originalRunId?: string;
+    }
+  /**
+   * `RUN_STARTED` after our resume. `acked`: `x-resume.ack === "claimed"` named our
+   * key and interrupt ids. On a server without the contract `acked` is ignored:
+   * `RUN_STARTED` there means the tool is already running.
+   */
+  | { readonly type: "run-started"; readonly acked: boolean }
+  /** `RUN_ERROR`, with the `x-resume` conflict metadata when the server sent it. */
+  | {
+      readonly type: "run-error";
+      readonly code?: string;
+      readonly message: string;
+      readonly recordedDecisions?: readonly RecordedDecision[];
+      /** `x-resume.claimedBy`: the run holding the claim (for `…_IN_PROGRESS`). */
+      readonly claimedBy?: string;
+    }
+  /** A non-2xx answer, with the JSON error body's code and message when it had one. */
+  | {
+      readonly type: "http-status";
+      readonly status: number;
+      readonly code?: string;
+      readonly message?: string;
+      /** `Retry-After`, already converted to milliseconds from now. */
+      readonly retryAfterMs?: number;
+    }
+  /** `fetch` rejected, or reading the body failed, before a terminal event. */
+  | { readonly type: "network-error"; readonly message?: string }
+  /** The body ended (EOF) without `RUN_FINISHED` or `RUN_ERROR`. */
+  | { readonly type: "stream-ended" }
+  /** The watchdog fired: no byte for its interval (a 200 that never sends a byte lands here). */
+  | { readonly type: "stream-stalled" }
+  /** The bytes were not a readable AG-UI event stream. */
+  | {
+      readonly type: "invalid-stream";
+      readonly kind: InvalidStreamKind;
+      readonly message: string;
+    }
+  /** Re-attach (`GET /agent/runs/{runId}/events`) answered 404 (unknown run) or 410 (log expired). */
+  | { readonly type: "reattach-gone"; readonly status: 404 | 410 }
+  /**
+   * `GET /agent/runs/{runId}` after a re-attach was refused. A status with a
+   * terminal event is fed as that event instead (`run-finished` / `run-error`),
+   * so only the two answers without one appear here.
+   */
+  | { readonly type: "run-status"; readonly status: "running" | "not-found" }
+  /** What a hydration of the thread showed about our interrupt. */
+  | {
+      readonly type: "hydrated";
+      /** The thread holds the result of the tool call the interrupt guarded. */
+      readonly toolResultSeen: boolean;
+      /** The interrupt is still among the thread's open interrupts. */
+      readonly interruptStillOpen: boolean;
+    }
+  /** The transport's retry budget for this entry ran out. */
+  | { readonly type: "retry-budget-exhausted"; readonly attempts: number };
+
+export type DeliverySignalType = DeliverySignal["type"];
+
+/** The ways a 2xx body can fail to be an event stream; mirrors the matching `ErrorKind`s. */
+export const InvalidStreamKind = {
+  /** Not `text/event-stream` (for example an HTML page served with 200). */
+  notEventStream: "not_event_stream",
+  /** Broken SSE framing (for example a frame over the size limit). */
+  malformedStream: "malformed_stream",
+  /** A frame's data is not JSON. */
+  invalidJson: "invalid_json",
+  /** JSON that is not a valid AG-UI event (including unknown event types). */
+  invalidEvent: "invalid_event",
+} as const;
+export type InvalidStreamKind = (typeof InvalidStreamKind)[keyof typeof InvalidStreamKind];
+
+/** Which rules apply: the recovery contract, or the degraded rules for servers without it. */
+export const ServerKind = {
+  /** `AgentCapabilities.custom["x-recovery"]` is present. */
+  contract: "contract",
+  /** No `x-recovery` capability (today's Agent Framework). */
+  degraded: "degraded",
+} as const;
+export type ServerKind = (typeof ServerKind)[keyof typeof ServerKind];
