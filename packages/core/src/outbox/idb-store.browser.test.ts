@@ -1,4 +1,6 @@
 import { deleteDB } from "idb";
+import { afterEach, describe } from "vitest";
+import { runIdbQuotaCases } from "./idb-quota-cases";
 import { IdbStore } from "./idb-store";
 import type { OutboxStore } from "./outbox-store";
 import { runOutboxStoreContract } from "./store-contract";
@@ -7,6 +9,17 @@ import { runOutboxStoreContract } from "./store-contract";
 const created: string[] = [];
 let counter = 0;
 
+function uniqueName(prefix: string): string {
+  counter += 1;
+  const dbName = `${prefix}-${Date.now()}-${counter}`;
+  created.push(dbName);
+  return dbName;
+}
+
+async function deleteCreated(): Promise<void> {
+  for (const name of created.splice(0)) await deleteDB(name);
+}
+
 function connect(store: OutboxStore): Promise<OutboxStore> {
   if (!(store instanceof IdbStore)) throw new Error("expected an IdbStore");
   return IdbStore.open({ dbName: store.dbName });
@@ -14,16 +27,12 @@ function connect(store: OutboxStore): Promise<OutboxStore> {
 
 runOutboxStoreContract(
   "IdbStore (chromium)",
-  async () => {
-    counter += 1;
-    const dbName = `outbox-contract-${Date.now()}-${counter}`;
-    created.push(dbName);
-    return IdbStore.open({ dbName });
-  },
-  {
-    connect,
-    cleanup: async () => {
-      for (const name of created.splice(0)) await deleteDB(name);
-    },
-  },
+  () => IdbStore.open({ dbName: uniqueName("outbox-contract") }),
+  { connect, cleanup: deleteCreated },
 );
+
+describe("quota", () => {
+  // Runs after the cases' own afterEach has closed the store.
+  afterEach(deleteCreated);
+  runIdbQuotaCases("chromium", () => IdbStore.open({ dbName: uniqueName("outbox-quota") }));
+});

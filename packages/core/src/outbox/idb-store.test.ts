@@ -1,4 +1,5 @@
 import { IDBFactory } from "fake-indexeddb";
+import { runIdbQuotaCases } from "./idb-quota-cases";
 import { IdbStore } from "./idb-store";
 import type { OutboxStore } from "./outbox-store";
 import { runOutboxStoreContract } from "./store-contract";
@@ -19,4 +20,8 @@ runOutboxStoreContract(
     return IdbStore.open({ indexedDB: factory, dbName: "outbox-contract" });
   },
   { connect },
+);
+
+runIdbQuotaCases("fake-indexeddb", () =>
+  IdbStore.open({ indexedDB: new IDBFactory(), dbName: "outbox-quota" }),
 );

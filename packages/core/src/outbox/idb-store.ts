@@ -12,7 +12,7 @@ import {
   type PutIfAbsentResult,
   refusedDelete,
 } from "./outbox-store";
-import { toOpenError, toStorageError } from "./storage-error";
+import { errorName, toOpenError, toStorageError } from "./storage-error";
 
 /** The database name used when none is given. */
 export const DEFAULT_OUTBOX_DB_NAME = "agui-outbox";
@@ -273,6 +273,15 @@ async function runInTransaction<T>(
       tx.abort();
     } catch {
       // Already aborted by the failed request, or already finished.
+    }
+    if (errorName(error) === "AbortError") {
+      // A request cut short by the transaction aborting under it: the
+      // transaction's own error says why (QuotaExceededError, for one).
+      const cause = await done.then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      if (cause !== undefined && errorName(cause) !== "AbortError") throw cause;
     }
     throw error;
   }

@@ -34,7 +34,8 @@ export function toOpenError(operation: string, error: unknown): OutboxError {
   });
 }
 
-function errorName(error: unknown): string | undefined {
+/** The `name` of an Error or DOMException (never its message, which may quote data). */
+export function errorName(error: unknown): string | undefined {
   if (typeof error === "object" && error !== null && "name" in error && typeof error.name === "string") {
     return error.name;
   }
