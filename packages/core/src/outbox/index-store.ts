@@ -1,0 +1,13 @@
+// The storage part of the outbox, for `packages/core/src/index.ts` to re-export.
+// The contract suite (`store-contract.ts`) imports Vitest and is deliberately not here.
+
+export { PersistenceResult, requestPersistentStorage } from "../storage/request-persistence";
+export { DEFAULT_OUTBOX_DB_NAME, IdbStore, type IdbStoreOptions } from "./idb-store";
+export { MemoryStore } from "./memory-store";
+export { type OpenedOutboxStore, type OpenOutboxStoreOptions, openOutboxStore } from "./open-store";
+export {
+  isSupersededByDefault,
+  type OutboxStore,
+  type PutIfAbsentOptions,
+  type PutIfAbsentResult,
+} from "./outbox-store";
