@@ -83,10 +83,7 @@ export function decodeEventFrame(frame: EventSourceMessage): StreamedEvent {
     );
   }
 
-  // zod types absent optionals as `T | undefined`, which `exactOptionalPropertyTypes`
-  // rejects against @ag-ui/core's interfaces; JSON cannot carry `undefined`, so
-  // every optional key here is either present with a value or absent.
-  const event = result.data as AgUiEvent;
+  const event = result.data;
   const echoed = event.metadata?.[MetadataKey.stream];
   if (echoed !== undefined) {
     const parsed = StreamCursorSchema.safeParse(echoed);

@@ -170,6 +170,21 @@ export async function* readEventStream(
     : undefined;
 
   const decoder = new TextDecoder();
+  // [spec] a lone CR ends a line. The parser holds back a trailing CR until it
+  // sees whether LF follows, which would leave a complete event (a terminal one,
+  // say) waiting on bytes that may never come. So a trailing CR is completed
+  // here at once, and a LF opening the next chunk, its other half, is dropped.
+  let swallowLeadingLf = false;
+  const feed = (text: string) => {
+    const rest = swallowLeadingLf && text.startsWith("\n") ? text.slice(1) : text;
+    if (text !== "") swallowLeadingLf = false;
+    if (rest === "") return;
+    parser.feed(rest);
+    if (rest.endsWith("\r")) {
+      parser.feed("\n");
+      swallowLeadingLf = true;
+    }
+  };
   let lastCursor: StreamCursor | undefined;
   let closed = false;
   try {
@@ -190,20 +205,21 @@ export async function* readEventStream(
         closed = true;
         // [spec] an event without its closing blank line at EOF is discarded;
         // flushing the decoder only turns a truncated character into U+FFFD.
-        parser.feed(decoder.decode());
+        feed(decoder.decode());
       } else {
         watchdog?.touch();
         options.onActivity?.();
-        parser.feed(decoder.decode(result.value, { stream: true }));
+        feed(decoder.decode(result.value, { stream: true }));
       }
 
       for (const item of queue.splice(0)) {
         if (item.kind === "error") throw item.error;
         const streamed = decodeEventFrame(item.frame);
         if (streamed.cursor !== undefined) lastCursor = streamed.cursor;
+        // The consumer's time (an IndexedDB write, say) is not network silence.
+        watchdog?.pause();
         yield streamed;
         if (stop.signal.aborted) throw stop.signal.reason;
-        // The consumer's time (an IndexedDB write, say) is not network silence.
         watchdog?.touch();
         if (isTerminalEvent(streamed.event)) {
           return { terminal: streamed.event, cursor: streamed.cursor };

@@ -1,18 +1,12 @@
-/**
- * The two timer functions the stream code needs, injected so tests drive time
- * with fake timers or a hand-rolled scheduler. The handle is opaque: Node
- * returns an object, browsers a number.
- */
-export interface Timers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+import type { Timers } from "../client/deps";
+
+export type { Timers };
 
 /**
- * The platform timers, behind wrapper lambdas so that `vi.useFakeTimers()`
- * installed after import still takes effect.
+ * The platform timers, behind wrapper lambdas so that fake timers installed
+ * after import (`vi.useFakeTimers()`) still take effect.
  */
 export const defaultTimers: Timers = {
   setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as Parameters<typeof globalThis.clearTimeout>[0]),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle),
 };

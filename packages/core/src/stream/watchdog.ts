@@ -21,8 +21,13 @@ export interface StallWatchdogOptions {
 }
 
 export interface StallWatchdog {
-  /** Restart the countdown: call on every chunk of bytes received. No-op once stopped or fired. */
+  /**
+   * Restart the countdown (or resume it after `pause`): call on every chunk of
+   * bytes received. No-op once stopped or fired.
+   */
   touch(): void;
+  /** Suspend the countdown while nobody is waiting for bytes; `touch` resumes it. */
+  pause(): void;
   /** Cancel the countdown for good. Idempotent. */
   stop(): void;
   /** True once `onStall` has been called. */
@@ -38,8 +43,7 @@ export interface StallWatchdog {
 export function createStallWatchdog(options: StallWatchdogOptions): StallWatchdog {
   const timeoutMs = options.timeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
   const timers = options.timers ?? defaultTimers;
-  let handle: unknown;
-  let state: "armed" | "stopped" | "fired" = "armed";
+  let state: "armed" | "paused" | "stopped" | "fired" = "armed";
 
   const fire = () => {
     if (state !== "armed") return;
@@ -48,16 +52,18 @@ export function createStallWatchdog(options: StallWatchdogOptions): StallWatchdo
       new OutboxError(ErrorKind.streamStalled, `No data received for ${timeoutMs} ms; the stream is stalled`),
     );
   };
-  const arm = () => {
-    handle = timers.setTimeout(fire, timeoutMs);
-  };
-
-  arm();
+  let handle = timers.setTimeout(fire, timeoutMs);
   return {
     touch() {
+      if (state === "armed") timers.clearTimeout(handle);
+      else if (state !== "paused") return;
+      state = "armed";
+      handle = timers.setTimeout(fire, timeoutMs);
+    },
+    pause() {
       if (state !== "armed") return;
       timers.clearTimeout(handle);
-      arm();
+      state = "paused";
     },
     stop() {
       if (state === "armed") timers.clearTimeout(handle);
