@@ -69,6 +69,8 @@ export interface OutboxEntry {
   readonly namespace: string;
   readonly threadId: string;
   readonly interruptId: string;
+  /** The tool call the interrupt guards, when it is a tool approval: its result proves the tool ran. */
+  readonly toolCallId?: string;
   /** The runId of the resume run; reused unchanged by every retry. */
   readonly runId: string;
   /** The exact request body. A retry sends these bytes again, never a re-serialisation. */

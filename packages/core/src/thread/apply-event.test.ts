@@ -85,3 +85,9 @@ test("a messages snapshot replaces the thread and a run error is kept with its c
     message: "boom",
   });
 });
+
+test("a replayed run restarts its messages instead of appending the same text twice", () => {
+  const once = fold(emptyThreadState("t1"), interruptRun);
+  const twice = fold(once, interruptRun);
+  expect(twice.messages).toEqual(once.messages);
+});

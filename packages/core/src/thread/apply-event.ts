@@ -17,6 +17,16 @@ function upsertAssistant(messages: readonly Message[], id: string): readonly Mes
   return [...messages, created];
 }
 
+// A replayed run (a duplicate answered from the server's outcome record, or a
+// retry that re-sends a message) starts a message it already sent: start it over
+// rather than append the same text twice.
+function restartText(messages: readonly Message[], id: string): Message[] {
+  const present = upsertAssistant(messages, id);
+  return replaceMessage(present, id, (message) =>
+    message.role === "assistant" ? { ...message, content: "" } : message,
+  );
+}
+
 function appendToolCall(
   messages: readonly Message[],
   parentId: string,
@@ -27,7 +37,15 @@ function appendToolCall(
   return replaceMessage(withParent, parentId, (message) => {
     if (message.role !== "assistant") return message;
     const toolCalls = message.toolCalls ?? [];
-    if (toolCalls.some((call) => call.id === toolCallId)) return message;
+    if (toolCalls.some((call) => call.id === toolCallId)) {
+      // Replayed: the arguments are streamed again from the start.
+      return {
+        ...message,
+        toolCalls: toolCalls.map((call) =>
+          call.id === toolCallId ? { ...call, function: { ...call.function, arguments: "" } } : call,
+        ),
+      };
+    }
     return {
       ...message,
       toolCalls: [...toolCalls, { id: toolCallId, type: "function", function: { name, arguments: "" } }],
@@ -60,7 +78,7 @@ export function applyEvent(state: ThreadState, event: AgUiEvent): ThreadState {
     case "RUN_STARTED":
       return { ...state, loaded: true, run: { name: "running", runId: event.runId } };
     case "TEXT_MESSAGE_START":
-      return { ...state, messages: upsertAssistant(state.messages, event.messageId) };
+      return { ...state, messages: restartText(state.messages, event.messageId) };
     case "TEXT_MESSAGE_CONTENT": {
       const messages = upsertAssistant(state.messages, event.messageId);
       return {

@@ -1,0 +1,437 @@
+import { createStore, type StoreApi } from "zustand/vanilla";
+import { buildResumeBody } from "../answer/build-resume-body";
+import { checkAnswer, InvalidAnswerError } from "../answer/validate-answer";
+import { DeliveryEngine } from "../delivery/delivery-engine";
+import { ErrorKind, isOutboxError, OutboxError } from "../errors/outbox-error";
+import type { Decision, OutboxEntry } from "../outbox/entry";
+import { MemoryStore } from "../outbox/memory-store";
+import { openOutboxStore } from "../outbox/open-store";
+import type { OutboxStore } from "../outbox/outbox-store";
+import { createEntry, DEFAULT_RETENTION_MS, reduceEntry } from "../outbox/reducer";
+import { buildContractResolution, buildResumeResolution } from "../outcome/degraded-payload";
+import type { ServerKind } from "../outcome/delivery-signal";
+import { MetadataKey, RecoveryCapabilitySchema } from "../protocol";
+import { backoffDelay } from "../retry/backoff";
+import type { PlanRetryOptions } from "../retry/plan-retry";
+import { parseRetryAfter } from "../retry/retry-after";
+import { requestPersistentStorage } from "../storage/request-persistence";
+import { DEFAULT_MAX_EVENT_BYTES } from "../stream/read-event-stream";
+import { DEFAULT_STALL_TIMEOUT_MS } from "../stream/watchdog";
+import { type ReadonlyStore, readonlyStore, ThreadRegistry } from "../thread/thread-registry";
+import { ThreadRunner } from "../thread/thread-runner";
+import type { PendingInterrupt, ThreadState } from "../thread/thread-state";
+import { AgentHttp } from "../transport/agent-http";
+import { defaultDeps, type OutboxDeps } from "./deps";
+import {
+  type ConnectionState,
+  initialConnectionState,
+  initialOutboxState,
+  type OutboxState,
+} from "./outbox-state";
+
+export interface OutboxClientOptions {
+  /** The agent endpoint, for example `"/agent"` or `"https://api.example.com/agent"`. */
+  readonly url: string;
+  /**
+   * Whose answers these are (the signed-in user). Entries of other namespaces are
+   * never loaded or sent; switching user means disposing this client and creating
+   * one for the new namespace.
+   */
+  readonly namespace: string;
+  /**
+   * Where entries live. `"indexeddb"` falls back to memory (reported in
+   * `outbox.getState().durable`) when IndexedDB cannot be opened.
+   * @default "indexeddb"
+   */
+  readonly storage?: "indexeddb" | "memory" | OutboxStore;
+  /** @default "agui-outbox" */
+  readonly dbName?: string;
+  /** Side effects to replace (fetch, clock, timers, ids…); the rest use the platform. */
+  readonly deps?: Partial<OutboxDeps>;
+  /** Headers for every request, read per request (so a refreshed token is used). */
+  readonly headers?: () => Record<string, string> | Promise<Record<string, string>>;
+  /**
+   * Called when the server answers 401/403. Delivery pauses until the app calls
+   * `resumeAfterAuth()`.
+   */
+  readonly onAuthRequired?: (entry: OutboxEntry) => void;
+  /**
+   * How long an entry is kept before it is reconciled by status or hydration.
+   * Keep it below the server's idempotency window.
+   * @default 82_800_000 (23 h)
+   */
+  readonly retentionMs?: number;
+  /** @default 45_000 */
+  readonly stallTimeoutMs?: number;
+  /** @default 1_048_576 */
+  readonly maxEventBytes?: number;
+  /** Backoff (base 1 s, cap 30 s, full jitter) and retry budget. */
+  readonly retry?: PlanRetryOptions;
+  /**
+   * Ask the browser to keep the origin's storage (`navigator.storage.persist()`).
+   * @default true
+   */
+  readonly requestPersistence?: boolean;
+}
+
+/** What the person decided about one interrupt. */
+export type AnswerInput = {
+  readonly threadId: string;
+  readonly interruptId: string;
+} & (
+  | { readonly approved: true; readonly editedArgs?: Readonly<Record<string, unknown>> }
+  | { readonly approved: false; readonly reason?: string }
+  | { readonly cancelled: true }
+);
+
+export interface ThreadHandle {
+  readonly threadId: string;
+  readonly store: ReadonlyStore<ThreadState>;
+  /** Sends a user message and follows the run. Rejects with an `OutboxError`. */
+  send(text: string): Promise<void>;
+  /** Replays the thread from the server (messages and open interrupts). */
+  hydrate(): Promise<void>;
+}
+
+export interface OutboxClient {
+  readonly namespace: string;
+  readonly outbox: ReadonlyStore<OutboxState>;
+  readonly connection: ReadonlyStore<ConnectionState>;
+  /** Opens storage, recovers unfinished answers and starts sending. Idempotent. */
+  start(): Promise<void>;
+  thread(threadId: string): ThreadHandle;
+  /**
+   * Validates the answer against the interrupt's `responseSchema`, writes it
+   * durably with a fresh idempotency key, and resolves once the write is
+   * committed. Sending happens after. A second call for the same interrupt
+   * returns the first entry (a double click makes one answer).
+   */
+  answer(input: AnswerInput): Promise<OutboxEntry>;
+  /** The newest entry answering this interrupt, if any. */
+  entryFor(threadId: string, interruptId: string): OutboxEntry | undefined;
+  /** Skip the rest of a backoff for one entry. */
+  retryNow(key: string): Promise<void>;
+  /** Removes an entry with a final verdict; refuses one without. */
+  discard(key: string): Promise<void>;
+  /** After the app re-authenticated: resume paused deliveries. */
+  resumeAfterAuth(): Promise<void>;
+  /** Wipes every entry and cursor of a namespace (sign-out). */
+  clear(namespace?: string): Promise<void>;
+  /** Stops sending and closes storage. Entries stay durable. */
+  dispose(): void;
+}
+
+function decisionOf(input: AnswerInput): Decision {
+  if ("cancelled" in input) return { kind: "cancel" };
+  if (input.approved)
+    return input.editedArgs ? { kind: "approve", editedArgs: input.editedArgs } : { kind: "approve" };
+  return input.reason ? { kind: "reject", reason: input.reason } : { kind: "reject" };
+}
+
+/** Key-order-insensitive comparison: `{a, b}` and `{b, a}` are the same edit. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "undefined";
+}
+
+export function sameDecision(a: Decision, b: Decision): boolean {
+  return canonical(a) === canonical(b);
+}
+
+const CAPABILITIES_META_ID = "server-kind";
+
+export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
+  const deps: OutboxDeps = { ...defaultDeps(), ...options.deps };
+  const namespace = options.namespace;
+  const outboxStore: StoreApi<OutboxState> = createStore<OutboxState>()(() => initialOutboxState);
+  const connectionStore: StoreApi<ConnectionState> = createStore<ConnectionState>()(() => ({
+    ...initialConnectionState,
+    online: deps.online.get(),
+  }));
+  const threads = new ThreadRegistry();
+  const http = new AgentHttp({
+    url: options.url.replace(/\/$/, ""),
+    fetch: deps.fetch,
+    now: deps.now,
+    parseRetryAfter: (value, now) => parseRetryAfter(value, now),
+    ...(options.headers ? { headers: options.headers } : {}),
+  });
+  const serverKind = (): ServerKind => connectionStore.getState().serverKind;
+  const stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
+  const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  const runner = new ThreadRunner({
+    http,
+    threads,
+    deps,
+    serverKind,
+    stallTimeoutMs,
+    maxEventBytes,
+    maxReattaches: 5,
+  });
+
+  let store: OutboxStore | undefined;
+  let engine: DeliveryEngine | undefined;
+  let starting: Promise<void> | undefined;
+  let disposed = false;
+  let capabilitiesTimer: unknown;
+  const unsubscribers: Array<() => void> = [];
+  const handles = new Map<string, ThreadHandle>();
+
+  const setLink = (link: ConnectionState["link"]) => connectionStore.setState({ link });
+
+  async function openStore(): Promise<OutboxStore> {
+    const choice = options.storage ?? "indexeddb";
+    if (choice === "memory") {
+      outboxStore.setState({ durable: false });
+      return new MemoryStore();
+    }
+    if (typeof choice === "object") {
+      outboxStore.setState({ durable: true });
+      return choice;
+    }
+    const opened = await openOutboxStore({
+      indexedDB: deps.indexedDB(),
+      ...(options.dbName ? { dbName: options.dbName } : {}),
+      onClose: (reason) => outboxStore.setState({ storageError: reason }),
+    });
+    outboxStore.setState(
+      opened.durable
+        ? { durable: true, storageError: null }
+        : { durable: false, storageError: opened.fallbackReason },
+    );
+    return opened.store;
+  }
+
+  async function refreshCapabilities(attempt = 0): Promise<void> {
+    try {
+      const capabilities = await http.capabilities();
+      const recovery = RecoveryCapabilitySchema.safeParse(capabilities.custom?.[MetadataKey.recovery]);
+      const kind: ServerKind = recovery.success ? "contract" : "degraded";
+      connectionStore.setState({ serverKind: kind });
+      setLink(
+        connectionStore.getState().online ? { name: "connected", serverKind: kind } : { name: "offline" },
+      );
+      await store?.putMeta(namespace, CAPABILITIES_META_ID, kind).catch(() => {});
+    } catch (error) {
+      if (disposed) return;
+      const delay = backoffDelay(attempt, { random: deps.random });
+      setLink({
+        name: "unreachable",
+        reason: isOutboxError(error) ? error.message : "The agent could not be reached.",
+        retryAt: deps.now() + delay,
+      });
+      capabilitiesTimer = deps.timers.setTimeout(() => void refreshCapabilities(attempt + 1), delay);
+    }
+  }
+
+  async function loadCachedServerKind(opened: OutboxStore): Promise<void> {
+    const cached = await opened.getMeta(namespace, CAPABILITIES_META_ID).catch(() => undefined);
+    if (cached === "contract" || cached === "degraded") connectionStore.setState({ serverKind: cached });
+  }
+
+  async function doStart(): Promise<void> {
+    store = await openStore();
+    if (options.requestPersistence !== false && outboxStore.getState().durable) {
+      void requestPersistentStorage(deps.storageManager());
+    }
+    await loadCachedServerKind(store);
+    engine = new DeliveryEngine({
+      namespace,
+      store,
+      http,
+      threads,
+      deps,
+      serverKind,
+      hydrate: (threadId) => runner.hydrate(threadId),
+      publish: (entries) => outboxStore.setState({ entries }),
+      onPaused: (entry) => {
+        setLink({ name: "paused", reason: "unauthorized" });
+        options.onAuthRequired?.(entry);
+      },
+      stallTimeoutMs,
+      maxEventBytes,
+      retry: options.retry ?? {},
+      maxReattachesWithoutProgress: 2,
+    });
+    await engine.load();
+    outboxStore.setState({ ready: true });
+    await refreshCapabilities();
+    unsubscribers.push(
+      deps.online.subscribe((online) => {
+        connectionStore.setState({ online });
+        if (online) {
+          setLink({ name: "connected", serverKind: serverKind() });
+          engine?.retryAllNow();
+        } else {
+          setLink({ name: "offline" });
+        }
+      }),
+      deps.visible.subscribe((visible) => {
+        if (visible) engine?.retryAllNow();
+      }),
+    );
+    connectionStore.setState({ leader: true });
+    await engine.activate();
+  }
+
+  function start(): Promise<void> {
+    if (disposed) return Promise.reject(new OutboxError(ErrorKind.disposed, "The client was disposed."));
+    starting ??= doStart();
+    return starting;
+  }
+
+  async function started(): Promise<{ store: OutboxStore; engine: DeliveryEngine }> {
+    await start();
+    if (!store || !engine) throw new OutboxError(ErrorKind.disposed, "The client was disposed.");
+    return { store, engine };
+  }
+
+  function findInterrupt(threadId: string, interruptId: string): PendingInterrupt | undefined {
+    return threads.get(threadId).pendingInterrupts.find((interrupt) => interrupt.id === interruptId);
+  }
+
+  async function answer(input: AnswerInput): Promise<OutboxEntry> {
+    const { store: opened, engine: running } = await started();
+    const decision = decisionOf(input);
+    const interrupt = findInterrupt(input.threadId, input.interruptId);
+    if (!interrupt) {
+      const existing = running
+        .entries()
+        .find((entry) => entry.threadId === input.threadId && entry.interruptId === input.interruptId);
+      if (existing && sameDecision(existing.decision, decision)) return existing;
+      throw new OutboxError(
+        ErrorKind.unknownInterrupt,
+        `Interrupt ${input.interruptId} is not pending in thread ${input.threadId}; hydrate the thread first.`,
+      );
+    }
+    const contractResolution = buildContractResolution(decision);
+    if (contractResolution.status === "resolved") {
+      const check = checkAnswer(contractResolution.payload, interrupt.responseSchema);
+      if (!check.valid) throw new InvalidAnswerError(check.violations);
+    }
+    const resolution = buildResumeResolution(decision, {
+      serverKind: serverKind(),
+      responseSchema: interrupt.responseSchema,
+    });
+    const key = deps.randomUUID();
+    const runId = deps.randomUUID();
+    const now = deps.now();
+    const fresh = createEntry({
+      key,
+      namespace,
+      threadId: input.threadId,
+      interruptId: input.interruptId,
+      runId,
+      body: buildResumeBody({
+        threadId: input.threadId,
+        runId,
+        interruptId: input.interruptId,
+        idempotencyKey: key,
+        resolution,
+      }),
+      decision,
+      now,
+      retentionMs: options.retentionMs ?? DEFAULT_RETENTION_MS,
+    });
+    const entry: OutboxEntry = interrupt.toolCallId ? { ...fresh, toolCallId: interrupt.toolCallId } : fresh;
+    const result = await opened.putIfAbsentForInterrupt(entry);
+    if (result.inserted) {
+      running.adopt(result.entry);
+      return result.entry;
+    }
+    const existing = result.existing;
+    running.adopt(existing);
+    if (sameDecision(existing.decision, decision)) return existing;
+    // Another answer for this interrupt is already on its way (this tab or another
+    // one sharing the database): it wins. Keep this one, final, saying so.
+    const elsewhere = reduceEntry(entry, {
+      type: "verdict",
+      at: now,
+      verdict: {
+        kind: "elsewhere",
+        rule: "local-conflict",
+        reason: "Another answer to this question was already sent from this browser; it takes precedence.",
+        error: null,
+        recordedDecisions: [],
+      },
+    });
+    await opened.put(elsewhere);
+    running.adopt(elsewhere);
+    return elsewhere;
+  }
+
+  function thread(threadId: string): ThreadHandle {
+    let handle = handles.get(threadId);
+    if (!handle) {
+      handle = {
+        threadId,
+        store: threads.store(threadId),
+        send: async (text) => {
+          await start();
+          await runner.send(threadId, text);
+        },
+        hydrate: async () => {
+          await start();
+          await runner.hydrate(threadId);
+        },
+      };
+      handles.set(threadId, handle);
+    }
+    return handle;
+  }
+
+  return {
+    namespace,
+    outbox: readonlyStore(outboxStore),
+    connection: readonlyStore(connectionStore),
+    start,
+    thread,
+    answer,
+    entryFor(threadId, interruptId) {
+      const matching = outboxStore
+        .getState()
+        .entries.filter((entry) => entry.threadId === threadId && entry.interruptId === interruptId);
+      return matching.at(-1);
+    },
+    async retryNow(key) {
+      const { engine: running } = await started();
+      await running.retryNow(key);
+    },
+    async discard(key) {
+      const { store: opened, engine: running } = await started();
+      await opened.delete(key);
+      running.forget(key);
+    },
+    async resumeAfterAuth() {
+      const { engine: running } = await started();
+      setLink({ name: "connected", serverKind: serverKind() });
+      await running.resumeAfterAuth();
+    },
+    async clear(target = namespace) {
+      const { store: opened, engine: running } = await started();
+      await opened.clear(target);
+      if (target === namespace) {
+        running.deactivate();
+        await running.load();
+        threads.clear();
+        await running.activate();
+      }
+    },
+    dispose() {
+      disposed = true;
+      engine?.deactivate();
+      runner.dispose();
+      if (capabilitiesTimer !== undefined) deps.timers.clearTimeout(capabilitiesTimer as never);
+      for (const unsubscribe of unsubscribers.splice(0)) unsubscribe();
+      connectionStore.setState({ link: { name: "stopped" }, leader: false });
+      store?.close();
+    },
+  };
+}

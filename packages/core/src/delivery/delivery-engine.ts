@@ -1,0 +1,445 @@
+import type { OutboxDeps } from "../client/deps";
+import { ErrorKind, isOutboxError, OutboxError } from "../errors/outbox-error";
+import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
+import type { OutboxStore } from "../outbox/outbox-store";
+import { type EntryAction, reduceEntry } from "../outbox/reducer";
+import { classifyOutcome } from "../outcome/classify";
+import { outcomeContext } from "../outcome/context";
+import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
+import type { Verdict } from "../outcome/verdict";
+import { type AgUiEvent, EventType, MetadataKey, ResumeClaimAckSchema, type StreamCursor } from "../protocol";
+import { type PlanRetryOptions, planRetry } from "../retry/plan-retry";
+import { createEventLog } from "../stream/event-log";
+import { hasToolResult } from "../thread/apply-event";
+import type { ThreadRegistry } from "../thread/thread-registry";
+import { type AgentHttp, isHttpFailure } from "../transport/agent-http";
+import { pumpRunStream, terminalSignal } from "./pump-run-stream";
+
+/*
+ * One entry's delivery, from its current state to a verdict:
+ *
+ *   queued / retry_wait (due) ──send──▶ POST /agent (same key, runId, body)
+ *        ▲                               │
+ *        │ retry (backoff,               ├─ HTTP error ─────────────▶ classify
+ *        │  Retry-After)                 └─ 200 event stream ──▶ pump ─▶ classify
+ *        │                                      RUN_STARTED + ack ─▶ claim-acked (cursor persisted)
+ *   classify ◀──────────────────────────────────┘
+ *     ├─ applied / elsewhere / lost / needs_user / paused ─▶ final (or paused) state, persisted
+ *     ├─ retry ─▶ retry_wait with nextAttemptAt, timer
+ *     ├─ reattach ─▶ GET /runs/{runId}/events, Last-Event-ID ─▶ pump ─▶ classify
+ *     ├─ status_then_hydrate ─▶ GET /runs/{runId}: terminal ─▶ classify it; gone ─▶ hydrate
+ *     └─ hydrate_then_decide ─▶ POST hydration ─▶ tool result seen? ─▶ classify
+ *
+ * Every transition is one reducer step and one durable write, never inside a
+ * fetch: the store is written, then the network is used.
+ */
+
+export interface DeliveryEngineOptions {
+  readonly namespace: string;
+  readonly store: OutboxStore;
+  readonly http: AgentHttp;
+  readonly threads: ThreadRegistry;
+  readonly deps: OutboxDeps;
+  readonly serverKind: () => ServerKind;
+  /** Hydrates a thread from the server (shared with the thread handles). */
+  readonly hydrate: (threadId: string) => Promise<void>;
+  /** Called after every committed change with the namespace's entries. */
+  readonly publish: (entries: readonly OutboxEntry[]) => void;
+  readonly onPaused: (entry: OutboxEntry) => void;
+  readonly stallTimeoutMs: number;
+  readonly maxEventBytes: number;
+  readonly retry: PlanRetryOptions;
+  /** Re-attaches in a row without a new event before falling back to a resend. */
+  readonly maxReattachesWithoutProgress: number;
+}
+
+export class DeliveryEngine {
+  readonly #options: DeliveryEngineOptions;
+  readonly #entries = new Map<string, OutboxEntry>();
+  readonly #running = new Set<string>();
+  readonly #timers = new Map<string, unknown>();
+  #abort = new AbortController();
+  #active = false;
+  /** The last `retry:` a stream sent: a floor for the next backoff. */
+  #serverRetryMs: number | undefined;
+
+  constructor(options: DeliveryEngineOptions) {
+    this.#options = options;
+  }
+
+  entries(): OutboxEntry[] {
+    return [...this.#entries.values()].sort((a, b) => a.createdAt - b.createdAt || (a.key < b.key ? -1 : 1));
+  }
+
+  get(key: string): OutboxEntry | undefined {
+    return this.#entries.get(key);
+  }
+
+  /** Loads the namespace's entries from storage; does not send. */
+  async load(): Promise<void> {
+    const stored = await this.#options.store.listByNamespace(this.#options.namespace);
+    this.#entries.clear();
+    for (const entry of stored) this.#entries.set(entry.key, entry);
+    this.#publish();
+  }
+
+  /** Adopts an entry written elsewhere (this tab's `answer()`, or another tab). */
+  adopt(entry: OutboxEntry): void {
+    if (entry.namespace !== this.#options.namespace) return;
+    const known = this.#entries.get(entry.key);
+    if (known && known.updatedAt > entry.updatedAt) return;
+    this.#entries.set(entry.key, entry);
+    this.#publish();
+    if (this.#active) this.schedule(entry.key);
+  }
+
+  forget(key: string): void {
+    this.#cancelTimer(key);
+    this.#entries.delete(key);
+    this.#publish();
+  }
+
+  /**
+   * Starts sending: entries that were sending or streaming when the page died
+   * continue with the same key and body; due retries go now; later ones wait.
+   */
+  async activate(): Promise<void> {
+    if (this.#active) return;
+    this.#active = true;
+    this.#abort = new AbortController();
+    for (const entry of this.entries()) {
+      if (entry.state === EntryState.sending || entry.state === EntryState.streaming) {
+        await this.#commit(entry.key, { type: "recovered-on-start", at: this.#options.deps.now() });
+      }
+      this.schedule(entry.key);
+    }
+  }
+
+  /** Stops sending (this tab lost leadership or the client is disposed). State stays durable. */
+  deactivate(): void {
+    this.#active = false;
+    this.#abort.abort(new OutboxError(ErrorKind.disposed, "Delivery stopped."));
+    for (const key of [...this.#timers.keys()]) this.#cancelTimer(key);
+  }
+
+  get active(): boolean {
+    return this.#active;
+  }
+
+  /** Sends everything waiting now (the app said so, or the browser came back online). */
+  retryAllNow(): void {
+    for (const entry of this.#entries.values()) {
+      if (entry.state === EntryState.retryWait) void this.retryNow(entry.key);
+    }
+  }
+
+  async retryNow(key: string): Promise<void> {
+    await this.#commit(key, { type: "retry-now", at: this.#options.deps.now() });
+    this.schedule(key);
+  }
+
+  async resumeAfterAuth(): Promise<void> {
+    for (const entry of this.entries()) {
+      if (entry.state !== EntryState.paused) continue;
+      await this.#commit(entry.key, { type: "resumed-auth", at: this.#options.deps.now() });
+      this.schedule(entry.key);
+    }
+  }
+
+  schedule(key: string): void {
+    if (!this.#active) return;
+    const entry = this.#entries.get(key);
+    if (!entry || isFinalState(entry.state) || entry.state === EntryState.paused) return;
+    this.#cancelTimer(key);
+    const wait =
+      entry.state === EntryState.retryWait ? (entry.nextAttemptAt ?? 0) - this.#options.deps.now() : 0;
+    if (wait > 0) {
+      const handle = this.#options.deps.timers.setTimeout(() => {
+        this.#timers.delete(key);
+        void this.#run(key);
+      }, wait);
+      this.#timers.set(key, handle);
+      return;
+    }
+    void this.#run(key);
+  }
+
+  #cancelTimer(key: string): void {
+    const handle = this.#timers.get(key);
+    if (handle === undefined) return;
+    this.#options.deps.timers.clearTimeout(handle as never);
+    this.#timers.delete(key);
+  }
+
+  #publish(): void {
+    this.#options.publish(this.entries());
+  }
+
+  async #commit(key: string, action: EntryAction): Promise<OutboxEntry | undefined> {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    const next = reduceEntry(entry, action);
+    if (next === entry) return entry;
+    await this.#options.store.put(next);
+    this.#entries.set(key, next);
+    this.#publish();
+    return next;
+  }
+
+  async #run(key: string): Promise<void> {
+    if (this.#running.has(key) || !this.#active) return;
+    this.#running.add(key);
+    try {
+      await this.#deliver(key);
+    } catch (error) {
+      // A storage failure mid-delivery: the entry stays as last written and is
+      // retried on the next start or schedule; nothing is dropped.
+      if (!(isOutboxError(error) && error.kind === ErrorKind.disposed)) {
+        const entry = this.#entries.get(key);
+        if (entry && !isFinalState(entry.state)) this.#scheduleRetry(key, undefined);
+      }
+    } finally {
+      this.#running.delete(key);
+    }
+  }
+
+  async #deliver(key: string): Promise<void> {
+    const initial = this.#entries.get(key);
+    if (!initial || isFinalState(initial.state) || initial.state === EntryState.paused) return;
+    let signal =
+      initial.state === EntryState.streaming && initial.cursor.acked
+        ? await this.#reattach(key)
+        : await this.#send(key);
+    let reattachesWithoutProgress = 0;
+    for (;;) {
+      if (!this.#active) return;
+      const entry = this.#entries.get(key);
+      if (!entry) return;
+      const verdict = classifyOutcome(signal, outcomeContext(entry, this.#options.serverKind()));
+      switch (verdict.kind) {
+        case "continue":
+          // Only RUN_STARTED classifies as continue, and the pump handles it inline.
+          return;
+        case "reattach": {
+          const before = entry.cursor.lastSeq;
+          if (reattachesWithoutProgress >= this.#options.maxReattachesWithoutProgress) {
+            await this.#retryLater(key, verdict, undefined);
+            return;
+          }
+          signal = await this.#reattach(key);
+          const after = this.#entries.get(key)?.cursor.lastSeq ?? before;
+          reattachesWithoutProgress = after > before ? 0 : reattachesWithoutProgress + 1;
+          continue;
+        }
+        case "status_then_hydrate":
+          signal = await this.#statusThenHydrate(key);
+          continue;
+        case "hydrate_then_decide":
+          signal = await this.#hydrateSignal(key);
+          continue;
+        case "retry":
+          if (verdict.reattachRunId && verdict.reattachRunId !== entry.runId) {
+            // Another submission holds the claim: wait for it, then ask again.
+            await this.#retryLater(key, verdict, verdict.retryAfterMs);
+            return;
+          }
+          await this.#retryLater(key, verdict, verdict.retryAfterMs);
+          return;
+        default:
+          await this.#settle(key, verdict);
+          return;
+      }
+    }
+  }
+
+  async #settle(key: string, verdict: Verdict): Promise<void> {
+    const settled = await this.#commit(key, { type: "verdict", verdict, at: this.#options.deps.now() });
+    if (!settled) return;
+    const threads = this.#options.threads;
+    if (verdict.kind === "applied" || verdict.kind === "elsewhere" || verdict.kind === "lost") {
+      threads.dropInterrupt(settled.threadId, settled.interruptId);
+    }
+    if (verdict.kind === "needs_user" && verdict.hydrate) {
+      void this.#options.hydrate(settled.threadId).catch(() => {});
+    }
+    if (verdict.kind === "paused") this.#options.onPaused(settled);
+  }
+
+  async #retryLater(key: string, verdict: Verdict, retryAfterMs: number | undefined): Promise<void> {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    const now = this.#options.deps.now();
+    const plan = planRetry(
+      {
+        attempts: Math.max(1, entry.attempts),
+        firstAttemptAt: entry.createdAt,
+        now,
+        retryAfterMs,
+        serverRetryMs: this.#serverRetryMs,
+      },
+      {
+        ...this.#options.retry,
+        backoff: { random: this.#options.deps.random, ...this.#options.retry.backoff },
+      },
+    );
+    if (plan.kind === "exhausted") {
+      await this.#settle(key, {
+        kind: "needs_user",
+        rule: "retry-budget-exhausted",
+        reason: "Delivery kept failing; the answer is kept. Retry when the connection is back.",
+        error: { kind: plan.error.kind, message: plan.error.message },
+        hydrate: false,
+      });
+      return;
+    }
+    await this.#commit(key, { type: "verdict", verdict, at: now, nextAttemptAt: plan.retryAt });
+    this.schedule(key);
+  }
+
+  #scheduleRetry(key: string, retryAfterMs: number | undefined): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    void this.#retryLater(
+      key,
+      {
+        kind: "retry",
+        rule: "storage-failure",
+        reason: "Saving progress failed; trying again.",
+        error: null,
+      },
+      retryAfterMs,
+    ).catch(() => {});
+  }
+
+  async #send(key: string): Promise<DeliverySignal> {
+    const started = await this.#commit(key, { type: "attempt-started", at: this.#options.deps.now() });
+    if (!started || started.state !== EntryState.sending) return { type: "network-error" };
+    let response: Response;
+    try {
+      response = await this.#options.http.postRun(started.body, {
+        idempotencyKey: started.key,
+        signal: this.#abort.signal,
+      });
+    } catch (error) {
+      if (this.#abort.signal.aborted) throw error;
+      return { type: "network-error", message: isOutboxError(error) ? error.message : "fetch failed" };
+    }
+    if (!response.ok) return this.#httpSignal(response);
+    return this.#pump(key, response);
+  }
+
+  async #httpSignal(response: Response): Promise<DeliverySignal> {
+    const failure = await this.#options.http.failure(response);
+    return {
+      type: "http-status",
+      status: failure.status,
+      message: failure.message,
+      ...(failure.code ? { code: failure.code } : {}),
+      ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
+    };
+  }
+
+  async #reattach(key: string): Promise<DeliverySignal> {
+    const entry = this.#entries.get(key);
+    if (!entry) return { type: "network-error" };
+    let response: Response;
+    try {
+      response = await this.#options.http.reattach(
+        entry.cursor.runId,
+        entry.cursor.lastSeq,
+        this.#abort.signal,
+      );
+    } catch (error) {
+      if (this.#abort.signal.aborted) throw error;
+      return { type: "network-error" };
+    }
+    if (response.status === 404 || response.status === 410) {
+      await response.body?.cancel();
+      return { type: "reattach-gone", status: response.status };
+    }
+    if (!response.ok) return this.#httpSignal(response);
+    return this.#pump(key, response, { runId: entry.cursor.runId, seq: entry.cursor.lastSeq });
+  }
+
+  /** `resumeFrom`: the cursor a re-attach continues after; absent for a fresh POST. */
+  async #pump(key: string, response: Response, resumeFrom?: StreamCursor): Promise<DeliverySignal> {
+    return pumpRunStream(response, {
+      ...(resumeFrom ? { log: createEventLog([resumeFrom]) } : {}),
+      timers: this.#options.deps.timers,
+      stallTimeoutMs: this.#options.stallTimeoutMs,
+      maxEventBytes: this.#options.maxEventBytes,
+      signal: this.#abort.signal,
+      onRetry: (ms) => {
+        this.#serverRetryMs = ms;
+      },
+      onEvent: (event, cursor) => this.#onEvent(key, event, cursor),
+    });
+  }
+
+  async #onEvent(key: string, event: AgUiEvent, cursor: StreamCursor | undefined): Promise<void> {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    this.#options.threads.apply(entry.threadId, event);
+    const at = this.#options.deps.now();
+    if (event.type === EventType.RUN_STARTED) {
+      const verdict = classifyOutcome(
+        { type: "run-started", acked: isOurClaimAck(event.metadata?.[MetadataKey.resume], entry) },
+        outcomeContext(entry, this.#options.serverKind()),
+      );
+      if (verdict.kind === "continue" && verdict.acked) {
+        await this.#commit(key, {
+          type: "claim-acked",
+          runId: cursor?.runId ?? entry.runId,
+          seq: cursor?.seq ?? 0,
+          at,
+        });
+        return;
+      }
+    }
+    if (cursor && cursor.runId === entry.cursor.runId)
+      await this.#commit(key, { type: "event-seen", seq: cursor.seq, at });
+  }
+
+  async #statusThenHydrate(key: string): Promise<DeliverySignal> {
+    const entry = this.#entries.get(key);
+    if (!entry) return { type: "network-error" };
+    try {
+      const status = await this.#options.http.runStatus(entry.cursor.runId);
+      if (isHttpFailure(status)) {
+        if (status.status === 404 || status.status === 410) return this.#hydrateSignal(key);
+        return { type: "http-status", status: status.status, ...(status.code ? { code: status.code } : {}) };
+      }
+      if (status.terminal) {
+        const terminal = terminalSignal(status.terminal as AgUiEvent);
+        if (terminal) return terminal;
+      }
+      return { type: "run-status", status: "running" };
+    } catch {
+      return { type: "network-error" };
+    }
+  }
+
+  async #hydrateSignal(key: string): Promise<DeliverySignal> {
+    const entry = this.#entries.get(key);
+    if (!entry) return { type: "network-error" };
+    try {
+      await this.#options.hydrate(entry.threadId);
+    } catch {
+      return { type: "network-error" };
+    }
+    const thread = this.#options.threads.get(entry.threadId);
+    return {
+      type: "hydrated",
+      toolResultSeen: hasToolResult(thread, entry.toolCallId ?? entry.interruptId),
+      interruptStillOpen: thread.pendingInterrupts.some((interrupt) => interrupt.id === entry.interruptId),
+    };
+  }
+}
+
+/** The claim ack must name our key and our interrupt: an ack for someone else's claim is not ours. */
+function isOurClaimAck(value: unknown, entry: OutboxEntry): boolean {
+  const ack = ResumeClaimAckSchema.safeParse(value);
+  return (
+    ack.success && ack.data.idempotencyKey === entry.key && ack.data.interruptIds.includes(entry.interruptId)
+  );
+}

@@ -1,0 +1,106 @@
+import { ErrorKind, isOutboxError } from "../errors/outbox-error";
+import type { DeliverySignal } from "../outcome/delivery-signal";
+import { InvalidStreamKind } from "../outcome/delivery-signal";
+import {
+  type AgUiEvent,
+  EventType,
+  MetadataKey,
+  ResumeConflictSchema,
+  ResumeReplaySchema,
+  type StreamCursor,
+} from "../protocol";
+import { CursorVerdict, createEventLog, type EventLog } from "../stream/event-log";
+import { readEventStream } from "../stream/read-event-stream";
+import type { Timers } from "../stream/timers";
+
+export interface PumpOptions {
+  /**
+   * The cursors already processed. Leave it out for a fresh POST: its first
+   * frame may be any seq (a retry under the same runId continues the run's
+   * numbering), so the first cursor seen becomes the baseline.
+   */
+  readonly log?: EventLog;
+  readonly timers: Timers;
+  readonly stallTimeoutMs: number;
+  readonly maxEventBytes: number;
+  readonly signal?: AbortSignal;
+  /** Each fresh event, in order, after de-duplication by cursor. Awaited: persistence happens here. */
+  readonly onEvent: (event: AgUiEvent, cursor: StreamCursor | undefined) => void | Promise<void>;
+  readonly onRetry?: (retryMs: number) => void;
+}
+
+/** Turns a run's terminal event into the signal the classifier reads. */
+export function terminalSignal(event: AgUiEvent): DeliverySignal | undefined {
+  if (event.type === EventType.RUN_FINISHED) {
+    const replay = ResumeReplaySchema.safeParse(event.metadata?.[MetadataKey.resume]);
+    return replay.success
+      ? { type: "run-finished", replayed: true, originalRunId: replay.data.originalRunId }
+      : { type: "run-finished", replayed: false };
+  }
+  if (event.type === EventType.RUN_ERROR) {
+    const conflict = ResumeConflictSchema.safeParse(event.metadata?.[MetadataKey.resume] ?? {});
+    return {
+      type: "run-error",
+      message: event.message,
+      ...(event.code ? { code: event.code } : {}),
+      ...(conflict.success && conflict.data.recordedDecisions
+        ? { recordedDecisions: conflict.data.recordedDecisions }
+        : {}),
+      ...(conflict.success && conflict.data.claimedBy ? { claimedBy: conflict.data.claimedBy } : {}),
+    };
+  }
+  return undefined;
+}
+
+/** Maps a stream failure to data; anything unexpected is a network failure (the bytes stopped). */
+export function failureSignal(error: unknown): DeliverySignal {
+  if (!isOutboxError(error)) return { type: "network-error" };
+  switch (error.kind) {
+    case ErrorKind.streamEnded:
+      return { type: "stream-ended" };
+    case ErrorKind.streamStalled:
+      return { type: "stream-stalled" };
+    case ErrorKind.notEventStream:
+      return { type: "invalid-stream", kind: InvalidStreamKind.notEventStream, message: error.message };
+    case ErrorKind.malformedStream:
+      return { type: "invalid-stream", kind: InvalidStreamKind.malformedStream, message: error.message };
+    case ErrorKind.invalidJson:
+      return { type: "invalid-stream", kind: InvalidStreamKind.invalidJson, message: error.message };
+    case ErrorKind.invalidEvent:
+      return { type: "invalid-stream", kind: InvalidStreamKind.invalidEvent, message: error.message };
+    default:
+      return { type: "network-error", message: error.message };
+  }
+}
+
+/**
+ * Reads one run's event stream to its end and says how it ended, as data.
+ * Events at or below the log's cursor are dropped (a re-attach replays them);
+ * a gap in the sequence ends the read like a drop, so the caller re-attaches
+ * from the last event it really processed.
+ */
+export async function pumpRunStream(response: Response, options: PumpOptions): Promise<DeliverySignal> {
+  try {
+    const stream = readEventStream(response, {
+      timers: options.timers,
+      stallTimeoutMs: options.stallTimeoutMs,
+      maxEventBytes: options.maxEventBytes,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+    });
+    let log = options.log;
+    for await (const { event, cursor } of stream) {
+      if (!log) log = createEventLog(cursor ? [{ runId: cursor.runId, seq: cursor.seq - 1 }] : []);
+      const judged = log.accept(cursor);
+      if (judged === CursorVerdict.duplicate) continue;
+      // Leaving the loop closes the body; the caller re-attaches from the log's cursor.
+      if (judged === CursorVerdict.gap) return { type: "stream-ended" };
+      await options.onEvent(event, cursor);
+      const terminal = terminalSignal(event);
+      if (terminal) return terminal;
+    }
+    return { type: "stream-ended" };
+  } catch (error) {
+    return failureSignal(error);
+  }
+}

@@ -1,0 +1,124 @@
+import { buildHydrationBody } from "../answer/build-resume-body";
+import type { OutboxDeps } from "../client/deps";
+import { pumpRunStream } from "../delivery/pump-run-stream";
+import { ErrorKind, OutboxError } from "../errors/outbox-error";
+import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
+import type { Message, RunAgentInput } from "../protocol";
+import { backoffDelay } from "../retry/backoff";
+import { createEventLog, type EventLog } from "../stream/event-log";
+import type { AgentHttp } from "../transport/agent-http";
+import type { ThreadRegistry } from "./thread-registry";
+
+export interface ThreadRunnerOptions {
+  readonly http: AgentHttp;
+  readonly threads: ThreadRegistry;
+  readonly deps: OutboxDeps;
+  readonly serverKind: () => ServerKind;
+  readonly stallTimeoutMs: number;
+  readonly maxEventBytes: number;
+  /** Re-attach tries after a dropped stream before falling back to hydration. */
+  readonly maxReattaches: number;
+}
+
+/**
+ * Runs that are not answers: a user message, and hydration. A user message is
+ * not an outbox entry (it carries no decision to lose), but a dropped stream is
+ * still re-attached with `Last-Event-ID`, and when that is impossible the
+ * thread is hydrated, so the screen never misses or repeats a message.
+ */
+export class ThreadRunner {
+  readonly #options: ThreadRunnerOptions;
+  readonly #abort = new AbortController();
+
+  constructor(options: ThreadRunnerOptions) {
+    this.#options = options;
+  }
+
+  dispose(): void {
+    this.#abort.abort(new OutboxError(ErrorKind.disposed, "The client was disposed."));
+  }
+
+  /** Sends a user message and follows the run to its end. Rejects with an `OutboxError`. */
+  async send(threadId: string, text: string): Promise<void> {
+    const { threads, deps } = this.#options;
+    const message: Message = { id: deps.randomUUID(), role: "user", content: text };
+    threads.update(threadId, (state) => ({ ...state, messages: [...state.messages, message] }));
+    const runId = deps.randomUUID();
+    const input: RunAgentInput = {
+      threadId,
+      runId,
+      state: {},
+      messages: [...threads.get(threadId).messages],
+      tools: [],
+      context: [],
+    };
+    await this.#run(threadId, runId, JSON.stringify(input));
+  }
+
+  /** Replays the thread's snapshot and its open interrupts from the server. */
+  async hydrate(threadId: string): Promise<void> {
+    const runId = this.#options.deps.randomUUID();
+    await this.#run(threadId, runId, buildHydrationBody(threadId, runId));
+  }
+
+  async #run(threadId: string, runId: string, body: string): Promise<void> {
+    const { http } = this.#options;
+    const response = await http.postRun(body, { signal: this.#abort.signal });
+    if (!response.ok) {
+      const failure = await http.failure(response);
+      throw new OutboxError(ErrorKind.http, `The agent answered HTTP ${failure.status}: ${failure.message}`, {
+        status: failure.status,
+        ...(failure.code ? { code: failure.code } : {}),
+      });
+    }
+    const log = createEventLog();
+    let signal = await this.#pump(threadId, response, log);
+    for (let attempt = 0; !isTerminal(signal); attempt += 1) {
+      this.#throwIfInvalid(signal);
+      const canReattach = this.#options.serverKind() === "contract" && log.lastSeq(runId) > 0;
+      if (!canReattach || attempt >= this.#options.maxReattaches) {
+        await this.hydrate(threadId);
+        return;
+      }
+      await this.#sleep(backoffDelay(attempt, { random: this.#options.deps.random }));
+      const reattached = await http
+        .reattach(runId, log.lastSeq(runId), this.#abort.signal)
+        .catch(() => undefined);
+      if (!reattached) continue;
+      if (!reattached.ok) {
+        await reattached.body?.cancel();
+        await this.hydrate(threadId);
+        return;
+      }
+      signal = await this.#pump(threadId, reattached, log);
+    }
+    if (signal.type === "run-error") {
+      throw new OutboxError(ErrorKind.runError, signal.message, signal.code ? { code: signal.code } : {});
+    }
+  }
+
+  #pump(threadId: string, response: Response, log: EventLog): Promise<DeliverySignal> {
+    return pumpRunStream(response, {
+      log,
+      timers: this.#options.deps.timers,
+      stallTimeoutMs: this.#options.stallTimeoutMs,
+      maxEventBytes: this.#options.maxEventBytes,
+      signal: this.#abort.signal,
+      onEvent: (event) => this.#options.threads.apply(threadId, event),
+    });
+  }
+
+  #throwIfInvalid(signal: DeliverySignal): void {
+    if (signal.type === "invalid-stream") {
+      throw new OutboxError(signal.kind, signal.message);
+    }
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.#options.deps.timers.setTimeout(resolve, ms));
+  }
+}
+
+function isTerminal(signal: DeliverySignal): boolean {
+  return signal.type === "run-finished" || signal.type === "run-error";
+}
