@@ -1,0 +1,113 @@
+import { expect, test } from "vitest";
+import { ErrorKind, isOutboxError } from "../errors/outbox-error";
+import {
+  buildContractResolution,
+  buildDegradedResolution,
+  buildResumeResolution,
+  declaresEditedArgs,
+} from "./degraded-payload";
+
+const withEditedArgs = {
+  type: "object",
+  properties: { approved: { type: "boolean" }, editedArgs: { type: "object" } },
+};
+const flatSchema = {
+  type: "object",
+  properties: { approved: { type: "boolean" }, target: { type: "string" } },
+};
+
+test("contract: an approval is {approved: true}, edits nested as editedArgs", () => {
+  expect(buildContractResolution({ kind: "approve" })).toEqual({
+    status: "resolved",
+    payload: { approved: true },
+  });
+  expect(buildContractResolution({ kind: "approve", editedArgs: { target: "staging" } })).toEqual({
+    status: "resolved",
+    payload: { approved: true, editedArgs: { target: "staging" } },
+  });
+});
+
+test("contract: a rejection is {approved: false}, with the reason when given", () => {
+  expect(buildContractResolution({ kind: "reject" })).toEqual({
+    status: "resolved",
+    payload: { approved: false },
+  });
+  expect(buildContractResolution({ kind: "reject", reason: "wrong env" })).toEqual({
+    status: "resolved",
+    payload: { approved: false, reason: "wrong env" },
+  });
+});
+
+test("a cancellation carries no payload, for both generations", () => {
+  expect(buildContractResolution({ kind: "cancel" })).toEqual({ status: "cancelled" });
+  expect(buildDegradedResolution({ kind: "cancel" }, withEditedArgs)).toEqual({ status: "cancelled" });
+});
+
+test("degraded: both approved and accepted are sent", () => {
+  expect(buildDegradedResolution({ kind: "approve" }, undefined)).toEqual({
+    status: "resolved",
+    payload: { approved: true, accepted: true },
+  });
+  expect(buildDegradedResolution({ kind: "reject", reason: "no" }, undefined)).toEqual({
+    status: "resolved",
+    payload: { approved: false, accepted: false, reason: "no" },
+  });
+});
+
+test("degraded: edits go under editedArgs only when the responseSchema declares it", () => {
+  const decision = { kind: "approve", editedArgs: { target: "staging", replicas: 2 } } as const;
+  expect(buildDegradedResolution(decision, withEditedArgs)).toEqual({
+    status: "resolved",
+    payload: { approved: true, accepted: true, editedArgs: { target: "staging", replicas: 2 } },
+  });
+});
+
+test("degraded: without a declared editedArgs, edits are flat keys next to the flags", () => {
+  const decision = { kind: "approve", editedArgs: { target: "staging", replicas: 2 } } as const;
+  for (const schema of [flatSchema, undefined, { type: "object" }]) {
+    expect(buildDegradedResolution(decision, schema)).toEqual({
+      status: "resolved",
+      payload: { target: "staging", replicas: 2, approved: true, accepted: true },
+    });
+  }
+});
+
+test("degraded: flat edits that would overwrite a flag are refused with a typed error that quotes no value", () => {
+  let caught: unknown;
+  try {
+    buildDegradedResolution({ kind: "approve", editedArgs: { accepted: "secret-value" } }, flatSchema);
+  } catch (error) {
+    caught = error;
+  }
+  expect(isOutboxError(caught)).toBe(true);
+  if (!isOutboxError(caught)) return;
+  expect(caught.kind).toBe(ErrorKind.invalidAnswer);
+  expect(caught.message).not.toContain("secret-value");
+  // Nested edits cannot collide, so the same answer is fine when the schema declares editedArgs.
+  expect(
+    buildDegradedResolution({ kind: "approve", editedArgs: { accepted: "x" } }, withEditedArgs),
+  ).toMatchObject({
+    payload: { approved: true, accepted: true, editedArgs: { accepted: "x" } },
+  });
+});
+
+test("declaresEditedArgs reads only the schema's own top-level properties", () => {
+  expect(declaresEditedArgs(withEditedArgs)).toBe(true);
+  expect(declaresEditedArgs(flatSchema)).toBe(false);
+  expect(declaresEditedArgs(undefined)).toBe(false);
+  expect(declaresEditedArgs("editedArgs")).toBe(false);
+  expect(declaresEditedArgs({ properties: ["editedArgs"] })).toBe(false);
+  expect(declaresEditedArgs({ properties: Object.create({ editedArgs: {} }) })).toBe(false);
+  expect(declaresEditedArgs({ properties: { nested: { properties: { editedArgs: {} } } } })).toBe(false);
+});
+
+test("buildResumeResolution picks the rules by server generation", () => {
+  const decision = { kind: "approve", editedArgs: { target: "prod" } } as const;
+  expect(buildResumeResolution(decision, { serverKind: "contract", responseSchema: flatSchema })).toEqual(
+    buildContractResolution(decision),
+  );
+  expect(buildResumeResolution(decision, { serverKind: "degraded", responseSchema: flatSchema })).toEqual({
+    status: "resolved",
+    payload: { target: "prod", approved: true, accepted: true },
+  });
+});
