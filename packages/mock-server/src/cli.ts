@@ -1,0 +1,87 @@
+/**
+ * `npm run mock`: a supervisor process that runs the server in a child and
+ * restarts it when a `crash` fault makes the child exit with code 70, so the
+ * demo can show a crash and a restart over the file store.
+ *
+ * Env: PORT (8787), MOCK_HOST (127.0.0.1), MOCK_MODE (fixed), MOCK_STORE
+ * (memory | file, default memory), MOCK_DATA (file store path, default
+ * .mock-data/state.json under the repo root).
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { isMockMode, MockMode, type StoreConfig } from "./options";
+
+export const CRASH_EXIT_CODE = 70;
+const CHILD_FLAG = "MOCK_SERVER_CHILD";
+
+function storeFromEnv(env: NodeJS.ProcessEnv): StoreConfig {
+  const kind = env.MOCK_STORE ?? "memory";
+  if (kind === "memory") return { kind: "memory" };
+  if (kind === "file") {
+    const fallback = fileURLToPath(new URL("../../../.mock-data/state.json", import.meta.url));
+    return { kind: "file", path: env.MOCK_DATA ?? fallback };
+  }
+  throw new Error(`MOCK_STORE must be "memory" or "file"`);
+}
+
+async function runChild(): Promise<void> {
+  const { startMockServer } = await import("./mock-server");
+  const mode = process.env.MOCK_MODE ?? MockMode.fixed;
+  if (!isMockMode(mode)) throw new Error(`MOCK_MODE "${mode}" is not a known mode`);
+  const store = storeFromEnv(process.env);
+  const server = await startMockServer({
+    port: Number(process.env.PORT ?? 8787),
+    host: process.env.MOCK_HOST ?? "127.0.0.1",
+    mode,
+    store,
+    onCrash: (info) => {
+      console.error(`[mock] crash fault at ${info.point}: exiting with ${CRASH_EXIT_CODE}`);
+      process.exit(CRASH_EXIT_CODE);
+    },
+    onModeChange: (next) => process.send?.({ type: "mode", mode: next }),
+  });
+  const where = store.kind === "file" ? `file store ${store.path}` : "memory store";
+  console.log(`[mock] ${server.mode} mode on ${server.url}/agent (${where})`);
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+function runSupervisor(): void {
+  const env: NodeJS.ProcessEnv = { ...process.env, [CHILD_FLAG]: "1" };
+  let child: ChildProcess | undefined;
+  let stopping = false;
+
+  const start = () => {
+    child = fork(fileURLToPath(import.meta.url), [], { env, stdio: "inherit" });
+    child.on("message", (message: unknown) => {
+      const mode = (message as { type?: unknown; mode?: unknown } | null)?.mode;
+      if (isMockMode(mode)) env.MOCK_MODE = mode;
+    });
+    child.on("exit", (code, signal) => {
+      if (!stopping && code === CRASH_EXIT_CODE) {
+        console.error("[mock] restarting after a crash");
+        start();
+        return;
+      }
+      process.exit(code ?? (signal === null ? 0 : 1));
+    });
+  };
+  const stop = (signal: NodeJS.Signals) => {
+    stopping = true;
+    if (child === undefined || child.exitCode !== null) process.exit(0);
+    child.kill(signal);
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  start();
+}
+
+if (process.env[CHILD_FLAG] === "1") {
+  runChild().catch((error: unknown) => {
+    console.error(`[mock] failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+} else {
+  runSupervisor();
+}

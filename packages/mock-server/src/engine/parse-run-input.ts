@@ -1,0 +1,55 @@
+import { type RunAgentInput, RunAgentInputSchema } from "@agui-outbox/core/protocol";
+
+export type ParsedRunInput =
+  | { readonly ok: true; readonly input: RunAgentInput }
+  | { readonly ok: false; readonly code: "INVALID_JSON" | "INVALID_REQUEST"; readonly message: string };
+
+/**
+ * Parses a `POST /agent` body. Lenient where AG-UI clients commonly differ:
+ * `tools` and `context` default to `[]`, a missing `runId` is minted and a
+ * missing `messages` reads as `[]`. Error messages name fields, never values.
+ */
+export function parseRunInput(raw: Buffer, mintRunId: () => string): ParsedRunInput {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString("utf8"));
+  } catch {
+    return { ok: false, code: "INVALID_JSON", message: "the request body is not valid JSON" };
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    return { ok: false, code: "INVALID_REQUEST", message: "the request body must be a RunAgentInput object" };
+  }
+  const record = json as Record<string, unknown>;
+  if (typeof record.threadId !== "string" || record.threadId.length === 0) {
+    return { ok: false, code: "INVALID_REQUEST", message: "threadId is required (a non-empty string)" };
+  }
+  const withDefaults = {
+    ...record,
+    runId: record.runId ?? mintRunId(),
+    messages: record.messages ?? [],
+    tools: record.tools ?? [],
+    context: record.context ?? [],
+  };
+  const parsed = RunAgentInputSchema.safeParse(withDefaults);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const where = first === undefined || first.path.length === 0 ? "body" : first.path.join(".");
+    return {
+      ok: false,
+      code: "INVALID_REQUEST",
+      message: `invalid RunAgentInput at ${where}: ${first?.message}`,
+    };
+  }
+  const input = parsed.data as RunAgentInput;
+  if (input.runId.length === 0) {
+    return { ok: false, code: "INVALID_REQUEST", message: "runId must be a non-empty string" };
+  }
+  const ids = new Set<string>();
+  for (const entry of input.resume ?? []) {
+    if (ids.has(entry.interruptId)) {
+      return { ok: false, code: "INVALID_REQUEST", message: "resume answers the same interruptId twice" };
+    }
+    ids.add(entry.interruptId);
+  }
+  return { ok: true, input };
+}

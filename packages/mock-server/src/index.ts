@@ -1,0 +1,6 @@
+export { ChaosRequestSchema, type Fault, FaultAction, FaultPoint, FaultSchema } from "./chaos/fault";
+export type { MockServer } from "./mock-server";
+export { startMockServer } from "./mock-server";
+export type { CrashInfo, MockClock, MockServerOptions, StoreConfig } from "./options";
+export { isMockMode, MockMode } from "./options";
+export type { LedgerEntry } from "./state/mock-state";

@@ -1,0 +1,249 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { Header, OutcomeCode, parseEventId } from "@agui-outbox/core/protocol";
+import { ChaosRequestSchema } from "./chaos/fault";
+import { FaultQueue } from "./chaos/fault-queue";
+import { fixedCapabilities } from "./engine/capabilities";
+import { MockEngine } from "./engine/mock-engine";
+import { BodyTooLargeError, readBody } from "./http/read-body";
+import { sendError, sendJson, setCorsHeaders } from "./http/respond";
+import { SseStream } from "./http/sse-stream";
+import { type CrashInfo, isMockMode, type MockMode, type MockServerOptions, resolveOptions } from "./options";
+import { createStore } from "./store/create-store";
+
+/** The seq to replay after (`Last-Event-ID` wins over `?after=`), or why the cursor is unusable. */
+function reattachCursor(req: IncomingMessage, url: URL, runId: string): number | string {
+  const lastEventId = req.headers[Header.lastEventId];
+  if (typeof lastEventId === "string" && lastEventId.length > 0) {
+    const cursor = parseEventId(lastEventId);
+    if (cursor === undefined || cursor.runId !== runId) return "Last-Event-ID is not a cursor of this run";
+    return cursor.seq;
+  }
+  const after = url.searchParams.get("after");
+  if (after === null) return 0;
+  if (!/^(0|[1-9][0-9]*)$/.test(after)) return "?after= must be a non-negative integer";
+  return Number(after);
+}
+
+export interface MockServer {
+  /** Base URL, e.g. `http://127.0.0.1:54321`; the agent lives at `${url}/agent`. */
+  readonly url: string;
+  readonly port: number;
+  readonly host: string;
+  /** The current mode (`POST /__mode` changes it). */
+  readonly mode: MockMode;
+  /** Settles when a `crash` fault killed this instance. */
+  readonly crashed: Promise<CrashInfo>;
+  /** Stops the server: in-flight runs stop writing, open streams are cut. */
+  close(): Promise<void>;
+}
+
+/** Starts the mock AG-UI server. Resolves once it listens. */
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const resolved = resolveOptions(options);
+  const faults = new FaultQueue();
+  const sockets = new Set<Socket>();
+  let resolveCrashed: (info: CrashInfo) => void = () => {};
+  const crashed = new Promise<CrashInfo>((resolve) => {
+    resolveCrashed = resolve;
+  });
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) sendError(res, 500, OutcomeCode.UNAVAILABLE, "internal error in the mock server");
+      else res.destroy();
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  const teardown = () => {
+    server.close();
+    for (const socket of sockets) socket.destroy();
+    sockets.clear();
+  };
+
+  const engine = new MockEngine({
+    options: resolved,
+    store: createStore(resolved.store),
+    faults,
+    crash: (point) => {
+      teardown();
+      const info: CrashInfo = { point };
+      resolveCrashed(info);
+      resolved.onCrash(info);
+    },
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    setCorsHeaders(res);
+    if (engine.dead) {
+      res.destroy();
+      return;
+    }
+    const method = req.method ?? "GET";
+    const url = new URL(req.url ?? "/", "http://mock.invalid");
+    const path = url.pathname.replace(/\/+$/, "") || "/";
+
+    if (method === "OPTIONS") {
+      res.writeHead(204).end();
+      return;
+    }
+
+    if (path === "/agent" && method === "POST") return handleAgentPost(req, res);
+    if (path === "/agent/capabilities" && method === "GET") {
+      return sendJson(res, 200, fixedCapabilities(resolved));
+    }
+    const runMatch = /^\/agent\/runs\/([^/]+)(\/events)?$/.exec(path);
+    if (runMatch !== null && method === "GET") {
+      let runId: string;
+      try {
+        runId = decodeURIComponent(runMatch[1] ?? "");
+      } catch {
+        return sendError(
+          res,
+          400,
+          OutcomeCode.INVALID_REQUEST,
+          "the runId in the path is not valid percent-encoding",
+        );
+      }
+      return runMatch[2] === undefined ? handleRunStatus(res, runId) : handleReattach(req, res, url, runId);
+    }
+    if (path === "/__ledger" && method === "GET") return sendJson(res, 200, { executions: engine.ledger() });
+    if (path === "/__chaos" && method === "GET") return sendJson(res, 200, { faults: faults.list() });
+    if (path === "/__chaos" && method === "POST") return handleChaos(req, res);
+    if (path === "/__reset" && method === "POST") {
+      await drainBody(req, res);
+      if (res.headersSent) return;
+      engine.reset();
+      return sendJson(res, 200, { ok: true });
+    }
+    if (path === "/__mode" && method === "GET") return sendJson(res, 200, { mode: engine.mode });
+    if (path === "/__mode" && method === "POST") return handleMode(req, res);
+    return sendError(res, 404, OutcomeCode.NOT_FOUND_ROUTE, `no route for ${method} ${path}`);
+  }
+
+  async function handleAgentPost(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await drainBody(req, res);
+    if (raw === undefined) return;
+    const keyHeader = req.headers[Header.idempotencyKey];
+    const key = typeof keyHeader === "string" && keyHeader.trim().length > 0 ? keyHeader.trim() : undefined;
+    const result = engine.handleAgentPost(raw, key);
+    if (result.kind === "crashed") return;
+    if (result.kind === "error")
+      return sendError(res, result.status, result.code, result.message, result.headers);
+    const stream = new SseStream(res, {
+      keepaliveMs: resolved.keepaliveMs,
+      dropAfterFrames: result.dropAfterFrames,
+    });
+    engine.hub.attach(result.runId, result.afterSeq, stream);
+  }
+
+  function handleRunStatus(res: ServerResponse, runId: string): void {
+    const status = engine.runStatus(runId);
+    if (status === undefined) sendError(res, 404, OutcomeCode.RUN_NOT_FOUND, "no such run");
+    else sendJson(res, 200, status);
+  }
+
+  function handleReattach(req: IncomingMessage, res: ServerResponse, url: URL, runId: string): void {
+    const afterSeq = reattachCursor(req, url, runId);
+    if (typeof afterSeq === "string") {
+      sendError(res, 400, OutcomeCode.INVALID_REQUEST, afterSeq);
+      return;
+    }
+    const target = engine.attachTarget(runId);
+    if (target.kind === "unknown") {
+      sendError(res, 404, OutcomeCode.RUN_NOT_FOUND, "no such run");
+      return;
+    }
+    if (target.kind === "expired") {
+      sendError(res, 410, OutcomeCode.EVENT_LOG_EXPIRED, "this run's event log has expired; hydrate instead");
+      return;
+    }
+    const stream = new SseStream(res, { keepaliveMs: resolved.keepaliveMs });
+    engine.hub.attach(runId, afterSeq, stream);
+  }
+
+  async function handleChaos(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const json = await readJson(req, res);
+    if (json === undefined) return;
+    const parsed = ChaosRequestSchema.safeParse(json.value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue === undefined || issue.path.length === 0 ? "body" : issue.path.join(".");
+      return sendError(res, 400, OutcomeCode.INVALID_REQUEST, `invalid fault at ${where}: ${issue?.message}`);
+    }
+    faults.add(parsed.data.faults);
+    sendJson(res, 200, { faults: faults.list() });
+  }
+
+  async function handleMode(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const json = await readJson(req, res);
+    if (json === undefined) return;
+    const mode = (json.value as { mode?: unknown } | null)?.mode;
+    if (!isMockMode(mode)) return sendError(res, 400, OutcomeCode.INVALID_REQUEST, "unknown mode");
+    engine.mode = mode;
+    resolved.onModeChange(mode);
+    sendJson(res, 200, { mode });
+  }
+
+  /** The body, or undefined once an error answer was sent. */
+  async function drainBody(req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> {
+    try {
+      return await readBody(req, resolved.maxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        sendError(res, 413, OutcomeCode.PAYLOAD_TOO_LARGE, `the request body exceeds ${error.limit} bytes`, {
+          connection: "close",
+        });
+      } else {
+        res.destroy();
+      }
+      return undefined;
+    }
+  }
+
+  async function readJson(
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<{ value: unknown } | undefined> {
+    const raw = await drainBody(req, res);
+    if (raw === undefined) return undefined;
+    try {
+      return { value: JSON.parse(raw.toString("utf8")) };
+    } catch {
+      sendError(res, 400, OutcomeCode.INVALID_JSON, "the request body is not valid JSON");
+      return undefined;
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(resolved.port, resolved.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostForUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${hostForUrl}:${address.port}`,
+    port: address.port,
+    host: resolved.host,
+    get mode() {
+      return engine.mode;
+    },
+    crashed,
+    close: async () => {
+      if (!engine.dead) engine.markDead();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+        sockets.clear();
+      });
+    },
+  };
+}
