@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
 import { chromiumArgs, chromiumExecutablePath } from "./e2e/chromium.ts";
@@ -21,6 +22,7 @@ const demoServer = {
 
 export default defineConfig({
   root: `${repo}demo`,
+  plugins: [react()],
   ...(process.env.VITEST ? {} : { server: demoServer }),
   test: {
     projects: [
@@ -29,8 +31,8 @@ export default defineConfig({
         test: {
           name: "node",
           root: repo,
-          include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts"],
-          exclude: ["**/*.browser.test.ts", "**/node_modules/**"],
+          include: ["packages/*/src/**/*.test.{ts,tsx}", "packages/*/test/**/*.test.{ts,tsx}"],
+          exclude: ["**/*.browser.test.{ts,tsx}", "**/node_modules/**"],
           setupFiles: [`${repo}packages/core/test/setup-node.ts`],
           environment: "node",
           testTimeout: 20_000,
@@ -41,7 +43,7 @@ export default defineConfig({
         test: {
           name: "browser",
           root: repo,
-          include: ["packages/*/src/**/*.browser.test.ts", "packages/*/test/**/*.browser.test.ts"],
+          include: ["packages/*/src/**/*.browser.test.{ts,tsx}", "packages/*/test/**/*.browser.test.{ts,tsx}"],
           testTimeout: 20_000,
           browser: {
             enabled: true,
