@@ -256,6 +256,12 @@ test("a 5 MB frame that arrives in a single chunk is refused too", async () => {
   expect(result.events).toEqual([]);
 });
 
+test("an oversized partial line ending in a bare CR is malformed_stream, not a parser crash", async () => {
+  const chunk = `data: "${"a".repeat(40_000)}\r`;
+  const result = await collect(readEventStream(sseResponse([chunk, "\n"]), { maxEventBytes: 100 }));
+  expect(kindOf(result.error)).toBe(ErrorKind.malformedStream);
+});
+
 test("maxEventBytes counts UTF-8 bytes of data: exactly at the limit passes, one more fails", async () => {
   const content = (delta: string) => ({ type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta });
   const dataBytes = (delta: string) => bytes(JSON.stringify(content(delta))).length;

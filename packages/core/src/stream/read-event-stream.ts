@@ -74,7 +74,7 @@ type ParsedItem =
  * ```ts
  * const stream = readEventStream(response, { signal, onRetry: (ms) => (serverRetryMs = ms) });
  * for await (const { event, cursor } of stream) {
- *   if (cursor) log.accept(cursor) === "fresh" && apply(event);
+ *   if (log.accept(cursor) === CursorVerdict.fresh) apply(event); // see createEventLog
  * }
  * // reaching here means RUN_FINISHED or RUN_ERROR was seen (and yielded last)
  * ```
@@ -117,6 +117,7 @@ export async function* readEventStream(
   if (body === null) throw new OutboxError(ErrorKind.notEventStream, "The event stream response has no body");
 
   const queue: ParsedItem[] = [];
+  let parserTerminated = false;
   const tooLarge = () =>
     new OutboxError(ErrorKind.malformedStream, `An SSE frame exceeded the ${maxEventBytes}-byte limit`);
   const parser = createParser({
@@ -134,6 +135,8 @@ export async function* readEventStream(
     onComment: (comment) => options.onComment?.(comment),
     onError: (error) => {
       if (error.type === "max-buffer-size-exceeded") {
+        // The parser refuses further input from here on.
+        parserTerminated = true;
         queue.push({ kind: "error", error: tooLarge() });
       } else if (error.type === "unknown-field") {
         // [spec] says ignore unknown fields. The contract's servers never send any,
@@ -178,9 +181,9 @@ export async function* readEventStream(
   const feed = (text: string) => {
     const rest = swallowLeadingLf && text.startsWith("\n") ? text.slice(1) : text;
     if (text !== "") swallowLeadingLf = false;
-    if (rest === "") return;
+    if (rest === "" || parserTerminated) return;
     parser.feed(rest);
-    if (rest.endsWith("\r")) {
+    if (rest.endsWith("\r") && !parserTerminated) {
       parser.feed("\n");
       swallowLeadingLf = true;
     }
