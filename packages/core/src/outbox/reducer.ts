@@ -3,16 +3,16 @@
  * store persists each result in its own transaction.
  *
  *  createEntry
- *      │
- *      ▼            attempt-started                 claim-acked
- *   queued ─────────────────────────► sending ─────────────────────► streaming ◄──┐
- *    ▲  ▲                              │  │ ▲                          │  │  │      │ verdict reattach,
- *    │  │                              │  │ │ attempt-started          │  │  └──────┘ event-seen,
- *    │  │ retry-now                    │  │ │ (at ≥ nextAttemptAt)     │  │           claim-acked
- *    │  └─────────── retry_wait ◄──────┼──┼─┴──── verdict retry ───────┼──┘
- *    │                                 │  │                            │
- *    │ resumed-auth                    │  └──── verdict paused ────────┤
- *    └──────────────── paused ◄────────┘◄──────────────────────────────┘
+ *       │
+ *       ▼          attempt-started                claim-acked
+ *    queued ─────────────────────────► sending ──────────────────► streaming ◄─┐ verdict reattach,
+ *     ▲  ▲                              ▲   │                         │  └─────┘ event-seen, claim-acked
+ *     │  │                              │   │ verdict retry           │
+ *     │  │ retry-now    attempt-started │   ▼                         │ verdict retry
+ *     │  └────────────────────────── retry_wait ◄─────────────────────┘
+ *     │                      (once at ≥ nextAttemptAt)
+ *     │ resumed-auth
+ *   paused ◄── verdict paused ── sending | streaming
  *
  *   sending | streaming ── verdict status_then_hydrate | hydrate_then_decide ──► same state
  *                          (the transport reads status / the thread; the next verdict decides)

@@ -29,3 +29,4 @@ export type {
 } from "./verdict";
 export { VerdictKind } from "./verdict";
 export { errorOf, VERDICT_TABLE, type VerdictRow } from "./verdict-table";
+export { verdictTableMarkdown } from "./verdict-table-markdown";
