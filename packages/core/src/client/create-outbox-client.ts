@@ -428,7 +428,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       disposed = true;
       engine?.deactivate();
       runner.dispose();
-      if (capabilitiesTimer !== undefined) deps.timers.clearTimeout(capabilitiesTimer as never);
+      if (capabilitiesTimer !== undefined) deps.timers.clearTimeout(capabilitiesTimer);
       for (const unsubscribe of unsubscribers.splice(0)) unsubscribe();
       connectionStore.setState({ link: { name: "stopped" }, leader: false });
       store?.close();

@@ -1,3 +1,5 @@
+import { defaultTimers } from "../stream/timers";
+
 /**
  * Every side effect the client has, injected through one object. The defaults
  * are wrapper lambdas that look the global up at call time, never at import
@@ -6,11 +8,10 @@
  */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
-export type TimerHandle = ReturnType<typeof setTimeout>;
-
+/** Timer functions. The handle is opaque: Node returns an object, browsers a number. */
 export interface Timers {
-  setTimeout(callback: () => void, ms: number): TimerHandle;
-  clearTimeout(handle: TimerHandle): void;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
 }
 
 /** A source of a boolean that changes over time (online, visible). */
@@ -63,10 +64,7 @@ export function defaultDeps(): OutboxDeps {
   return {
     fetch: (input, init) => globalThis.fetch(input, init),
     now: () => Date.now(),
-    timers: {
-      setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-      clearTimeout: (handle) => globalThis.clearTimeout(handle),
-    },
+    timers: defaultTimers,
     randomUUID: () => globalThis.crypto.randomUUID(),
     random: () => Math.random(),
     online: windowSignal(

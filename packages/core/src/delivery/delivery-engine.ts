@@ -53,10 +53,15 @@ export interface DeliveryEngineOptions {
   readonly maxReattachesWithoutProgress: number;
 }
 
+const RESEND_REASON = "The stream could not be re-attached; sending again with the same key.";
+const STORAGE_RETRY_REASON = "Saving delivery progress failed; trying again.";
+
 export class DeliveryEngine {
   readonly #options: DeliveryEngineOptions;
   readonly #entries = new Map<string, OutboxEntry>();
   readonly #running = new Set<string>();
+  /** Keys whose schedule was asked for while they were running: looked at again when the run ends. */
+  readonly #rescheduleAfterRun = new Set<string>();
   readonly #timers = new Map<string, unknown>();
   #abort = new AbortController();
   #active = false;
@@ -164,10 +169,15 @@ export class DeliveryEngine {
     void this.#run(key);
   }
 
+  #waitBeforeAttempt(entry: OutboxEntry): number {
+    if (entry.state !== EntryState.retryWait || entry.nextAttemptAt === null) return 0;
+    return entry.nextAttemptAt - this.#options.deps.now();
+  }
+
   #cancelTimer(key: string): void {
     const handle = this.#timers.get(key);
     if (handle === undefined) return;
-    this.#options.deps.timers.clearTimeout(handle as never);
+    this.#options.deps.timers.clearTimeout(handle);
     this.#timers.delete(key);
   }
 
@@ -196,21 +206,29 @@ export class DeliveryEngine {
       // retried on the next start or schedule; nothing is dropped.
       if (!(isOutboxError(error) && error.kind === ErrorKind.disposed)) {
         const entry = this.#entries.get(key);
-        if (entry && !isFinalState(entry.state)) this.#scheduleRetry(key, undefined);
+        if (entry && !isFinalState(entry.state)) this.#scheduleRetry(key);
       }
     } finally {
       this.#running.delete(key);
+      if (this.#rescheduleAfterRun.delete(key)) this.schedule(key);
     }
   }
 
   async #deliver(key: string): Promise<void> {
     const initial = this.#entries.get(key);
     if (!initial || isFinalState(initial.state) || initial.state === EntryState.paused) return;
-    let signal =
+    if (this.#waitBeforeAttempt(initial) > 0) {
+      this.schedule(key);
+      return;
+    }
+    const first =
       initial.state === EntryState.streaming && initial.cursor.acked
         ? await this.#reattach(key)
         : await this.#send(key);
+    if (!first) return;
+    let signal = first;
     let reattachesWithoutProgress = 0;
+    let budgetSpent = false;
     for (;;) {
       if (!this.#active) return;
       const entry = this.#entries.get(key);
@@ -223,8 +241,19 @@ export class DeliveryEngine {
         case "reattach": {
           const before = entry.cursor.lastSeq;
           if (reattachesWithoutProgress >= this.#options.maxReattachesWithoutProgress) {
-            await this.#retryLater(key, verdict, undefined);
-            return;
+            // Re-attaching keeps failing: send again with the same key, later. The
+            // server attaches a repeated submission to its run or replays its outcome.
+            const resend: Verdict = {
+              kind: "retry",
+              rule: verdict.rule,
+              reason: RESEND_REASON,
+              error: verdict.error,
+            };
+            const next = await this.#retryLater(key, resend, undefined, budgetSpent);
+            if (!next) return;
+            budgetSpent = true;
+            signal = next;
+            continue;
           }
           signal = await this.#reattach(key);
           const after = this.#entries.get(key)?.cursor.lastSeq ?? before;
@@ -237,14 +266,14 @@ export class DeliveryEngine {
         case "hydrate_then_decide":
           signal = await this.#hydrateSignal(key);
           continue;
-        case "retry":
-          if (verdict.reattachRunId && verdict.reattachRunId !== entry.runId) {
-            // Another submission holds the claim: wait for it, then ask again.
-            await this.#retryLater(key, verdict, verdict.retryAfterMs);
-            return;
-          }
-          await this.#retryLater(key, verdict, verdict.retryAfterMs);
-          return;
+        case "retry": {
+          // Also when another submission holds the claim (`reattachRunId`): wait, then ask again.
+          const next = await this.#retryLater(key, verdict, verdict.retryAfterMs, budgetSpent);
+          if (!next) return;
+          budgetSpent = true;
+          signal = next;
+          continue;
+        }
         default:
           await this.#settle(key, verdict);
           return;
@@ -265,9 +294,20 @@ export class DeliveryEngine {
     if (verdict.kind === "paused") this.#options.onPaused(settled);
   }
 
-  async #retryLater(key: string, verdict: Verdict, retryAfterMs: number | undefined): Promise<void> {
+  /**
+   * Persists `retry_wait` with the next attempt time and arms its timer. When the
+   * retry budget is spent, returns the signal that says so (the thread is then
+   * checked before anything is concluded), unless that was already tried in this
+   * delivery: then the answer waits for the person.
+   */
+  async #retryLater(
+    key: string,
+    verdict: Verdict,
+    retryAfterMs: number | undefined,
+    budgetSpent: boolean,
+  ): Promise<DeliverySignal | undefined> {
     const entry = this.#entries.get(key);
-    if (!entry) return;
+    if (!entry) return undefined;
     const now = this.#options.deps.now();
     const plan = planRetry(
       {
@@ -283,6 +323,7 @@ export class DeliveryEngine {
       },
     );
     if (plan.kind === "exhausted") {
+      if (!budgetSpent) return { type: "retry-budget-exhausted", attempts: entry.attempts };
       await this.#settle(key, {
         kind: "needs_user",
         rule: "retry-budget-exhausted",
@@ -290,30 +331,27 @@ export class DeliveryEngine {
         error: { kind: plan.error.kind, message: plan.error.message },
         hydrate: false,
       });
-      return;
+      return undefined;
     }
     await this.#commit(key, { type: "verdict", verdict, at: now, nextAttemptAt: plan.retryAt });
     this.schedule(key);
+    return undefined;
   }
 
-  #scheduleRetry(key: string, retryAfterMs: number | undefined): void {
-    const entry = this.#entries.get(key);
-    if (!entry) return;
-    void this.#retryLater(
-      key,
-      {
-        kind: "retry",
-        rule: "storage-failure",
-        reason: "Saving progress failed; trying again.",
-        error: null,
-      },
-      retryAfterMs,
-    ).catch(() => {});
+  #scheduleRetry(key: string): void {
+    const retry: Verdict = {
+      kind: "retry",
+      rule: "storage-failure",
+      reason: STORAGE_RETRY_REASON,
+      error: null,
+    };
+    void this.#retryLater(key, retry, undefined, true).catch(() => {});
   }
 
-  async #send(key: string): Promise<DeliverySignal> {
+  /** One POST of the entry's exact body; undefined when the entry is not due for one. */
+  async #send(key: string): Promise<DeliverySignal | undefined> {
     const started = await this.#commit(key, { type: "attempt-started", at: this.#options.deps.now() });
-    if (!started || started.state !== EntryState.sending) return { type: "network-error" };
+    if (!started || started.state !== EntryState.sending) return undefined;
     let response: Response;
     try {
       response = await this.#options.http.postRun(started.body, {

@@ -21,7 +21,7 @@ function fakeTimers() {
     clearTimeout: (handle: unknown) => {
       pending.delete(handle as number);
     },
-  } as unknown as Timers;
+  } satisfies Timers;
   return {
     timers,
     pendingCount: () => pending.size,

@@ -1,0 +1,101 @@
+import { type MockServer, type MockServerOptions, startMockServer } from "@agui-outbox/mock-server";
+import { IDBFactory } from "fake-indexeddb";
+import { afterEach } from "vitest";
+import {
+  createOutboxClient,
+  type OutboxClient,
+  type OutboxClientOptions,
+} from "../../src/client/create-outbox-client";
+import type { OutboxEntry } from "../../src/outbox/entry";
+import { isFinalState } from "../../src/outbox/entry";
+
+/**
+ * The client against the real mock server over real HTTP, with IndexedDB from
+ * fake-indexeddb (one factory per test, shared by every client of that test so
+ * a "reload" sees the same database).
+ */
+export interface Harness {
+  server: MockServer;
+  indexedDB: IDBFactory;
+  clients: OutboxClient[];
+}
+
+const open: Harness[] = [];
+
+afterEach(async () => {
+  for (const harness of open.splice(0)) {
+    for (const client of harness.clients) client.dispose();
+    await harness.server.close();
+  }
+});
+
+export async function startHarness(serverOptions: MockServerOptions = {}): Promise<Harness> {
+  const server = await startMockServer({ port: 0, toolDurationMs: 5, ...serverOptions });
+  const harness: Harness = { server, indexedDB: new IDBFactory(), clients: [] };
+  open.push(harness);
+  return harness;
+}
+
+/** A client as a page would make it; a second call with the same harness is a reload. */
+export function makeClient(harness: Harness, options: Partial<OutboxClientOptions> = {}): OutboxClient {
+  const indexedDB = harness.indexedDB;
+  const client = createOutboxClient({
+    url: `${harness.server.url}/agent`,
+    namespace: "user-1",
+    dbName: "outbox-test",
+    retry: { backoff: { baseMs: 20, capMs: 200 } },
+    ...options,
+    deps: { indexedDB: () => indexedDB, ...options.deps },
+  });
+  harness.clients.push(client);
+  return client;
+}
+
+export async function ledger(harness: Harness): Promise<Array<{ toolCallId: string; args: unknown }>> {
+  const response = await fetch(`${harness.server.url}/__ledger`);
+  const body = (await response.json()) as { executions: Array<{ toolCallId: string; args: unknown }> };
+  return body.executions;
+}
+
+export async function chaos(harness: Harness, faults: readonly Record<string, unknown>[]): Promise<void> {
+  const response = await fetch(`${harness.server.url}/__chaos`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ faults }),
+  });
+  if (!response.ok) throw new Error(`chaos refused: ${response.status} ${await response.text()}`);
+}
+
+/** Resolves with the entry once it reaches a final state. */
+export function settled(client: OutboxClient, key: string, timeoutMs = 10_000): Promise<OutboxEntry> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const entry = client.outbox.getState().entries.find((candidate) => candidate.key === key);
+      if (entry && isFinalState(entry.state)) {
+        unsubscribe();
+        clearTimeout(timer);
+        resolve(entry);
+      }
+    };
+    const unsubscribe = client.outbox.subscribe(check);
+    const timer = setTimeout(() => {
+      unsubscribe();
+      const entry = client.outbox.getState().entries.find((candidate) => candidate.key === key);
+      reject(new Error(`entry did not settle: ${entry?.state} ${entry?.lastError?.message ?? ""}`));
+    }, timeoutMs);
+    check();
+  });
+}
+
+/** Starts a thread that asks for a deployment and returns its pending interrupt. */
+export async function askForDeployment(
+  client: OutboxClient,
+  threadId: string,
+  text = "please deploy to prod",
+) {
+  const thread = client.thread(threadId);
+  await thread.send(text);
+  const [interrupt] = thread.store.getState().pendingInterrupts;
+  if (!interrupt) throw new Error("the agent did not ask for approval");
+  return interrupt;
+}
