@@ -1,0 +1,55 @@
+// The public API of @agui-outbox/core. Wire types live under the `./protocol` subpath.
+
+export {
+  type AnswerCheck,
+  type AnswerViolation,
+  checkAnswer,
+  InvalidAnswerError,
+} from "./answer/validate-answer";
+export {
+  type AnswerInput,
+  createOutboxClient,
+  type OutboxClient,
+  type OutboxClientOptions,
+  sameDecision,
+  type ThreadHandle,
+} from "./client/create-outbox-client";
+export { defaultDeps, type FetchLike, type OutboxDeps, type Signal, type Timers } from "./client/deps";
+export type { ConnectionState, LinkState, OutboxState } from "./client/outbox-state";
+export { ErrorKind, isOutboxError, OutboxError, type OutboxErrorOptions } from "./errors/outbox-error";
+export {
+  type Decision,
+  type EntryCursor,
+  type EntryError,
+  EntryState,
+  FINAL_STATES,
+  isFinalState,
+  type OutboxEntry,
+} from "./outbox/entry";
+export {
+  DEFAULT_OUTBOX_DB_NAME,
+  IdbStore,
+  type IdbStoreOptions,
+  isSupersededByDefault,
+  MemoryStore,
+  type OpenedOutboxStore,
+  type OpenOutboxStoreOptions,
+  type OutboxStore,
+  openOutboxStore,
+  PersistenceResult,
+  type PutIfAbsentOptions,
+  type PutIfAbsentResult,
+  requestPersistentStorage,
+} from "./outbox/index-store";
+export { DEFAULT_RETENTION_MS } from "./outbox/reducer";
+export {
+  classifyOutcome,
+  type DeliverySignal,
+  ServerKind,
+  VERDICT_TABLE,
+  type Verdict,
+  VerdictKind,
+  verdictTableMarkdown,
+} from "./outcome/index";
+export type { ReadonlyStore } from "./thread/thread-registry";
+export type { PendingInterrupt, RunState, ThreadState } from "./thread/thread-state";
