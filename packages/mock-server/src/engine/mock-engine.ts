@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import {
   type AgUiEvent,
-  type Interrupt,
   type Message,
   MetadataKey,
   OutcomeCode,
@@ -11,20 +10,22 @@ import {
   type RunStatus,
 } from "@agui-outbox/core/protocol";
 import {
-  asksToDeploy,
   DEPLOY_CANCELLED_TEXT,
   DEPLOY_REJECTED_TEXT,
-  DEPLOY_TOOL,
   deployDone,
-  deployIntro,
-  deployQuestion,
   deployReceipt,
   deployResponseSchema,
-  deployTarget,
   effectiveArgs,
   readDeployAnswer,
-  SMALL_TALK_TEXT,
 } from "../agent/deploy-script";
+import {
+  emitText,
+  scriptHydration,
+  scriptUserTurn,
+  type TurnContext,
+  threadOccurrences,
+  threadOf,
+} from "../agent/scripted-turns";
 import { FaultAction, FaultPoint } from "../chaos/fault";
 import type { FaultQueue } from "../chaos/fault-queue";
 import type { MockMode, ResolvedOptions } from "../options";
@@ -37,9 +38,7 @@ import {
   type Occurrence,
   OccurrenceState,
   type OutcomeRecord,
-  occurrenceKey,
   type StoredToolResult,
-  type ThreadRecord,
 } from "../state/mock-state";
 import type { MockStore } from "../store/mock-store";
 import { parseRunInput } from "./parse-run-input";
@@ -236,32 +235,31 @@ export class MockEngine {
     };
   }
 
+  #turnContext(attempt: Attempt): TurnContext {
+    return {
+      state: this.#state,
+      now: this.#now(),
+      randomUUID: this.#options.randomUUID,
+      emit: (event) => this.#hub.append(attempt, event),
+    };
+  }
+
   #hydrate(input: RunAgentInput): AgentPostResult {
     const { threadId, runId } = input;
     const attempt = this.#hub.begin(runId, threadId, null);
     const now = this.#now();
-    const thread = this.#state.threads[threadId];
-    const occurrences = this.#threadOccurrences(threadId);
-    for (const occurrence of occurrences) settleLapsedClaim(occurrence, now, (id) => this.#hub.isLive(id));
-    const open = occurrences.filter((occurrence) => isOpen(occurrence, now));
+    for (const occurrence of threadOccurrences(this.#state, threadId)) {
+      settleLapsedClaim(occurrence, now, (id) => this.#hub.isLive(id));
+    }
     this.#hub.append(attempt, { type: "RUN_STARTED", threadId, runId } as AgUiEvent);
-    this.#hub.append(attempt, { type: "MESSAGES_SNAPSHOT", messages: thread?.messages ?? [] } as AgUiEvent);
-    this.#hub.append(attempt, {
-      type: "RUN_FINISHED",
-      threadId,
-      runId,
-      outcome:
-        open.length > 0
-          ? { type: "interrupt", interrupts: open.map((occurrence) => occurrence.interrupt) }
-          : { type: "success" },
-    } as AgUiEvent);
+    scriptHydration(this.#turnContext(attempt), threadId, runId);
     return this.#stream(runId, attempt.startSeq, threadId);
   }
 
   #userTurn(input: RunAgentInput): AgentPostResult {
     const { threadId, runId } = input;
     const now = this.#now();
-    const blocking = this.#threadOccurrences(threadId).filter((occurrence) => {
+    const blocking = threadOccurrences(this.#state, threadId).filter((occurrence) => {
       settleLapsedClaim(occurrence, now, (id) => this.#hub.isLive(id));
       return isOpen(occurrence, now) || occurrence.claim !== null;
     });
@@ -273,78 +271,12 @@ export class MockEngine {
         code: OutcomeCode.REQUIRED,
         message: "this thread is waiting for an answer to its open interrupts; resume them first",
       } as AgUiEvent);
-      return this.#stream(runId, attempt.startSeq, threadId);
+    } else {
+      scriptUserTurn(this.#turnContext(attempt), input, {
+        responseSchema: deployResponseSchema,
+        ttlMs: this.#options.interruptTtlMs,
+      });
     }
-
-    const thread = this.#thread(threadId);
-    const known = new Set(thread.messages.map((message) => message.id));
-    for (const message of input.messages) if (!known.has(message.id)) thread.messages.push(message);
-    const text = lastUserText(input.messages);
-    const messageId = this.#options.randomUUID();
-
-    if (!asksToDeploy(text)) {
-      this.#emitText(attempt, messageId, SMALL_TALK_TEXT);
-      thread.messages.push({ id: messageId, role: "assistant", content: SMALL_TALK_TEXT });
-      this.#hub.append(attempt, {
-        type: "RUN_FINISHED",
-        threadId,
-        runId,
-        outcome: { type: "success" },
-      } as AgUiEvent);
-      return this.#stream(runId, attempt.startSeq, threadId);
-    }
-
-    const target = deployTarget(text);
-    const args = { target };
-    const argsJson = JSON.stringify(args);
-    const toolCallId = `call_${this.#options.randomUUID()}`;
-    const intro = deployIntro(target);
-    this.#emitText(attempt, messageId, intro);
-    this.#hub.append(attempt, {
-      type: "TOOL_CALL_START",
-      toolCallId,
-      toolCallName: DEPLOY_TOOL,
-      parentMessageId: messageId,
-    } as AgUiEvent);
-    this.#hub.append(attempt, { type: "TOOL_CALL_ARGS", toolCallId, delta: argsJson } as AgUiEvent);
-    this.#hub.append(attempt, { type: "TOOL_CALL_END", toolCallId } as AgUiEvent);
-
-    const expiresAt = now + this.#options.interruptTtlMs;
-    const interrupt: Interrupt = {
-      id: toolCallId,
-      reason: "tool_call",
-      toolCallId,
-      message: deployQuestion(target),
-      responseSchema: deployResponseSchema,
-      expiresAt: new Date(expiresAt).toISOString(),
-    };
-    this.#state.occurrences[occurrenceKey(threadId, toolCallId)] = {
-      threadId,
-      interruptId: toolCallId,
-      toolCallId,
-      toolName: DEPLOY_TOOL,
-      args,
-      interrupt,
-      createdAt: now,
-      expiresAt,
-      state: OccurrenceState.pending,
-      claim: null,
-      decision: null,
-      result: null,
-      outcome: null,
-    };
-    thread.messages.push({
-      id: messageId,
-      role: "assistant",
-      content: intro,
-      toolCalls: [{ id: toolCallId, type: "function", function: { name: DEPLOY_TOOL, arguments: argsJson } }],
-    });
-    this.#hub.append(attempt, {
-      type: "RUN_FINISHED",
-      threadId,
-      runId,
-      outcome: { type: "interrupt", interrupts: [interrupt] },
-    } as AgUiEvent);
     return this.#stream(runId, attempt.startSeq, threadId);
   }
 
@@ -516,7 +448,7 @@ export class MockEngine {
       const text = lines.join(" ");
       const messageId = this.#options.randomUUID();
       this.#renewLeases(runId, claims);
-      this.#emitText(attempt, messageId, text);
+      emitText((event) => this.#hub.append(attempt, event), messageId, text);
 
       // Commit: the outcome record is written in the same save as RUN_FINISHED.
       if (!alive()) throw new ServerGone();
@@ -543,7 +475,7 @@ export class MockEngine {
         occurrence.claim = null;
         occurrence.outcome = outcome;
       }
-      const thread = this.#thread(threadId);
+      const thread = threadOf(this.#state, threadId, this.#now());
       for (const result of results) {
         thread.messages.push({
           id: result.messageId,
@@ -614,12 +546,6 @@ export class MockEngine {
 
   // ── helpers ───────────────────────────────────────────────────────────────
 
-  #emitText(attempt: Attempt, messageId: string, text: string): void {
-    this.#hub.append(attempt, { type: "TEXT_MESSAGE_START", messageId, role: "assistant" } as AgUiEvent);
-    this.#hub.append(attempt, { type: "TEXT_MESSAGE_CONTENT", messageId, delta: text } as AgUiEvent);
-    this.#hub.append(attempt, { type: "TEXT_MESSAGE_END", messageId } as AgUiEvent);
-  }
-
   #appendError(attempt: Attempt, code: string, message: string, conflict?: ResumeConflict): void {
     const event =
       conflict === undefined
@@ -633,19 +559,6 @@ export class MockEngine {
     for (const { occurrence } of claims) {
       if (occurrence.claim?.runId === runId) occurrence.claim.leaseUntil = leaseUntil;
     }
-  }
-
-  #thread(threadId: string): ThreadRecord {
-    let thread = this.#state.threads[threadId];
-    if (thread === undefined) {
-      thread = { threadId, messages: [], createdAt: this.#now() };
-      this.#state.threads[threadId] = thread;
-    }
-    return thread;
-  }
-
-  #threadOccurrences(threadId: string): Occurrence[] {
-    return Object.values(this.#state.occurrences).filter((occurrence) => occurrence.threadId === threadId);
   }
 
   #crashAt(point: string): void {
@@ -685,17 +598,4 @@ export class MockEngine {
     }
     if (changed) this.#save();
   }
-}
-
-function lastUserText(messages: readonly Message[]): string {
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
-    const message = messages[index];
-    if (message?.role !== "user") continue;
-    if (typeof message.content === "string") return message.content;
-    return message.content
-      .map((part) => (part.type === "text" ? part.text : ""))
-      .join(" ")
-      .trim();
-  }
-  return "";
 }
