@@ -1,1 +1,31 @@
-export {};
+// The public API of @agui-outbox/react. Styles: import "@agui-outbox/react/styles.css".
+
+export {
+  ApprovalCard,
+  type ApprovalCardModel,
+  type ApprovalCardProps,
+  useApprovalCard,
+} from "./approval-card";
+export {
+  editedArgsSchema,
+  FieldKind,
+  type FieldValue,
+  type FormErrors,
+  type FormField,
+  type FormValues,
+  formFields,
+} from "./approval-form";
+export { DefaultApprovalCard, type DefaultApprovalCardProps } from "./default-approval-card";
+export { describeArgs, describeDecision, resendMessage } from "./describe-decision";
+export { describeVerdict, isReplayed, type VerdictDescription, VerdictTone } from "./describe-verdict";
+export { OutboxProvider, type OutboxProviderProps } from "./outbox-provider";
+export type { ProposedCall } from "./proposed-call";
+export { type ApprovalState, type UseApprovalResult, useApproval } from "./use-approval";
+export { type ApprovalFormModel, useApprovalForm } from "./use-approval-form";
+export { useApprovals } from "./use-approvals";
+export { type Capabilities, useCapabilities } from "./use-capabilities";
+export { useConnection } from "./use-connection";
+export { useOutbox } from "./use-outbox";
+export { useOutboxClient } from "./use-outbox-client";
+export { type CountdownClock, useRetryCountdown } from "./use-retry-countdown";
+export { type UseThreadResult, useThread } from "./use-thread";

@@ -1,0 +1,70 @@
+import type { ReactNode } from "react";
+import { describeVerdict, type VerdictDescription } from "./describe-verdict";
+import { type UseApprovalResult, useApproval } from "./use-approval";
+import { type ApprovalFormModel, useApprovalForm } from "./use-approval-form";
+import { type CountdownClock, useRetryCountdown } from "./use-retry-countdown";
+
+const NO_ARGS: Readonly<Record<string, unknown>> = {};
+
+/** Everything a card needs to render, whatever it looks like. */
+export interface ApprovalCardModel {
+  readonly threadId: string;
+  readonly interruptId: string;
+  readonly approval: UseApprovalResult;
+  /** The argument editor generated from `responseSchema.properties.editedArgs`. */
+  readonly form: ApprovalFormModel;
+  /** Seconds until the next attempt while in `retry_wait`, else null. */
+  readonly secondsLeft: number | null;
+  /** The status sentence, or null before any answer. */
+  readonly verdict: VerdictDescription | null;
+  /** Validate, then approve with the edited arguments (if any changed). */
+  approve(): Promise<void>;
+  reject(): Promise<void>;
+}
+
+export interface ApprovalCardProps {
+  readonly threadId: string;
+  readonly interruptId: string;
+  /** Clock for the retry countdown (tests). */
+  readonly clock?: CountdownClock;
+  readonly children: (card: ApprovalCardModel) => ReactNode;
+}
+
+/** Headless approval card: state, actions and a form model, rendered by `children`. */
+export function ApprovalCard(props: ApprovalCardProps): ReactNode {
+  const card = useApprovalCard(props.threadId, props.interruptId, props.clock);
+  return props.children(card);
+}
+
+/** The hook behind `ApprovalCard`, for apps that prefer hooks to render props. */
+export function useApprovalCard(
+  threadId: string,
+  interruptId: string,
+  clock?: CountdownClock,
+): ApprovalCardModel {
+  const approval = useApproval(threadId, interruptId);
+  const form = useApprovalForm(approval.interrupt?.responseSchema, approval.proposed?.args ?? NO_ARGS);
+  const secondsLeft = useRetryCountdown(
+    approval.state === "retry_wait" ? approval.nextAttemptAt : null,
+    clock,
+  );
+  const verdict = approval.entry ? describeVerdict(approval.entry, secondsLeft) : null;
+  return {
+    threadId,
+    interruptId,
+    approval,
+    form,
+    secondsLeft,
+    verdict,
+    async approve() {
+      if (!form.valid) {
+        form.showAllErrors();
+        return;
+      }
+      await approval.answer(true, form.editedArgs);
+    },
+    async reject() {
+      await approval.answer(false);
+    },
+  };
+}

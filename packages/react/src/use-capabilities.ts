@@ -1,0 +1,36 @@
+import {
+  type AgentCapabilities,
+  AgentCapabilitiesSchema,
+  AgentRoute,
+  MetadataKey,
+  type RecoveryCapability,
+  RecoveryCapabilitySchema,
+} from "@agui-outbox/core/protocol";
+import { type UseQueryResult, useQuery } from "@tanstack/react-query";
+import { useOutboxContext } from "./use-outbox-client";
+
+/** What the agent says it can do, and the recovery contract it follows (null: degraded rules). */
+export interface Capabilities {
+  readonly agent: AgentCapabilities;
+  readonly recovery: RecoveryCapability | null;
+}
+
+/**
+ * Reads `GET {url}/capabilities` once per provider url through react-query.
+ * Disabled (never fetches) when the provider was given no `url`.
+ */
+export function useCapabilities(): UseQueryResult<Capabilities> {
+  const { url, fetch } = useOutboxContext();
+  return useQuery({
+    queryKey: ["agui-outbox", "capabilities", url ?? null],
+    enabled: url !== undefined,
+    staleTime: 5 * 60_000,
+    queryFn: async ({ signal }): Promise<Capabilities> => {
+      const response = await fetch(`${(url ?? "").replace(/\/$/, "")}${AgentRoute.capabilities}`, { signal });
+      if (!response.ok) throw new Error(`The agent answered HTTP ${response.status} for its capabilities.`);
+      const agent = AgentCapabilitiesSchema.parse(await response.json());
+      const recovery = RecoveryCapabilitySchema.safeParse(agent.custom?.[MetadataKey.recovery]);
+      return { agent, recovery: recovery.success ? recovery.data : null };
+    },
+  });
+}

@@ -1,0 +1,62 @@
+import type { PendingInterrupt, RunState, ThreadState } from "@agui-outbox/core";
+import type { Message } from "@agui-outbox/core/protocol";
+import { useQuery } from "@tanstack/react-query";
+import { useCallback, useMemo } from "react";
+import { useStore } from "zustand";
+import { useOutboxClient } from "./use-outbox-client";
+
+export interface UseThreadResult {
+  readonly threadId: string;
+  readonly messages: readonly Message[];
+  readonly run: RunState;
+  readonly pendingInterrupts: readonly PendingInterrupt[];
+  /** True once the thread was hydrated or received a run's events. */
+  readonly loaded: boolean;
+  /** True while the hydration on mount is in flight. */
+  readonly hydrating: boolean;
+  /** The hydration failure, if it failed (the thread still works; sending hydrates again later). */
+  readonly hydrationError: Error | null;
+  /** Sends a user message and resolves when its run ends. Rejects with an `OutboxError`. */
+  send(text: string): Promise<void>;
+  /** Replays the thread from the server again. */
+  rehydrate(): Promise<void>;
+}
+
+/**
+ * One thread: its messages, run state and open interrupts. The thread is
+ * hydrated from the server on first mount (through react-query, so two
+ * components showing one thread hydrate it once), which is how a reload gets
+ * its messages and open questions back.
+ */
+export function useThread(threadId: string): UseThreadResult {
+  const client = useOutboxClient();
+  const handle = useMemo(() => client.thread(threadId), [client, threadId]);
+  const state: ThreadState = useStore(handle.store);
+  const hydration = useQuery({
+    queryKey: ["agui-outbox", client.namespace, "hydrate", threadId],
+    queryFn: async () => {
+      await handle.hydrate();
+      return true;
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+    retry: 2,
+  });
+  const send = useCallback((text: string) => handle.send(text), [handle]);
+  const { refetch } = hydration;
+  const rehydrate = useCallback(async () => {
+    await refetch();
+  }, [refetch]);
+
+  return {
+    threadId,
+    messages: state.messages,
+    run: state.run,
+    pendingInterrupts: state.pendingInterrupts,
+    loaded: state.loaded,
+    hydrating: hydration.isFetching,
+    hydrationError: hydration.error,
+    send,
+    rehydrate,
+  };
+}
