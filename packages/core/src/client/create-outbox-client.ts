@@ -177,6 +177,8 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
   });
 
   let store: OutboxStore | undefined;
+  /** A store the app passed in is the app's to close; one this client opened is closed by `dispose`. */
+  let ownsStore = false;
   let engine: DeliveryEngine | undefined;
   let starting: Promise<void> | undefined;
   let disposed = false;
@@ -196,6 +198,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       outboxStore.setState({ durable: true });
       return choice;
     }
+    ownsStore = true;
     const opened = await openOutboxStore({
       indexedDB: deps.indexedDB(),
       ...(options.dbName ? { dbName: options.dbName } : {}),
@@ -431,7 +434,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       if (capabilitiesTimer !== undefined) deps.timers.clearTimeout(capabilitiesTimer);
       for (const unsubscribe of unsubscribers.splice(0)) unsubscribe();
       connectionStore.setState({ link: { name: "stopped" }, leader: false });
-      store?.close();
+      if (ownsStore) store?.close();
     },
   };
 }

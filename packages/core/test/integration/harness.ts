@@ -36,6 +36,54 @@ export async function startHarness(serverOptions: MockServerOptions = {}): Promi
   return harness;
 }
 
+/** Every request a client made, for "no request earlier than allowed" checks. */
+export interface RequestRecord {
+  readonly at: number;
+  readonly method: string;
+  readonly url: string;
+  readonly idempotencyKey: string | null;
+}
+
+export function recordingFetch(
+  log: RequestRecord[],
+): (input: string, init?: RequestInit) => Promise<Response> {
+  return (input, init) => {
+    const headers = new Headers(init?.headers);
+    log.push({
+      at: Date.now(),
+      method: init?.method ?? "GET",
+      url: input,
+      idempotencyKey: headers.get("idempotency-key"),
+    });
+    return fetch(input, init);
+  };
+}
+
+/** Resolves once the entry for this interrupt reaches one of `states`. */
+export function entryReaches(
+  client: OutboxClient,
+  key: string,
+  states: readonly string[],
+  timeoutMs = 10_000,
+) {
+  return new Promise<OutboxEntry>((resolve, reject) => {
+    const check = () => {
+      const entry = client.outbox.getState().entries.find((candidate) => candidate.key === key);
+      if (entry && states.includes(entry.state)) {
+        unsubscribe();
+        clearTimeout(timer);
+        resolve(entry);
+      }
+    };
+    const unsubscribe = client.outbox.subscribe(check);
+    const timer = setTimeout(() => {
+      unsubscribe();
+      reject(new Error(`entry never reached ${states.join("/")}`));
+    }, timeoutMs);
+    check();
+  });
+}
+
 /** A client as a page would make it; a second call with the same harness is a reload. */
 export function makeClient(harness: Harness, options: Partial<OutboxClientOptions> = {}): OutboxClient {
   const indexedDB = harness.indexedDB;

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { EntryState, type OutboxEntry } from "../outbox/entry";
+
+/*
+ * An outbox entry as another tab sends it. Messages from other tabs are
+ * untrusted input (another version of the app, a bug, a hostile script on the
+ * origin), so an entry is parsed before it can reach the delivery engine.
+ *
+ * Objects are loose: a field added to `OutboxEntry` by a newer version of the
+ * app passes through instead of being stripped from the mirrored copy.
+ */
+
+const DecisionSchema = z.discriminatedUnion("kind", [
+  z.looseObject({
+    kind: z.literal("approve"),
+    editedArgs: z.exactOptional(z.record(z.string(), z.unknown())),
+  }),
+  z.looseObject({ kind: z.literal("reject"), reason: z.exactOptional(z.string()) }),
+  z.looseObject({ kind: z.literal("cancel") }),
+]);
+
+const EntryCursorSchema = z.looseObject({
+  runId: z.string(),
+  lastSeq: z.number().int().nonnegative(),
+  acked: z.boolean(),
+});
+
+const EntryErrorSchema = z.looseObject({
+  kind: z.string(),
+  code: z.exactOptional(z.string()),
+  message: z.string(),
+  status: z.exactOptional(z.number()),
+});
+
+export const OutboxEntrySchema = z.looseObject({
+  key: z.string().min(1),
+  namespace: z.string().min(1),
+  threadId: z.string().min(1),
+  interruptId: z.string().min(1),
+  toolCallId: z.exactOptional(z.string()),
+  runId: z.string().min(1),
+  body: z.string(),
+  decision: DecisionSchema,
+  state: z.enum(EntryState),
+  attempts: z.number().int().nonnegative(),
+  nextAttemptAt: z.number().nullable(),
+  cursor: EntryCursorSchema,
+  lastError: EntryErrorSchema.nullable(),
+  verdictDetail: z.string().nullable(),
+  everSent: z.boolean(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  expiresAt: z.number(),
+});
+
+// Compile-time drift checks: a field added to `OutboxEntry` without a schema
+// entry, or a schema whose output is not an `OutboxEntry`, fails the type check.
+type MissingFields = Exclude<keyof OutboxEntry, keyof typeof OutboxEntrySchema.shape>;
+const everyFieldCovered: [MissingFields] extends [never] ? true : MissingFields = true;
+const parsedIsEntry = (entry: z.infer<typeof OutboxEntrySchema>): OutboxEntry => entry;
+void everyFieldCovered;
+void parsedIsEntry;

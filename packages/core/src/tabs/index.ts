@@ -1,0 +1,44 @@
+// Tab coordination: one sender per origin and namespace.
+export {
+  type ChannelFactory,
+  type ChannelLike,
+  type ChannelListener,
+  defaultOpenChannel,
+  type MessageEventLike,
+} from "./channel";
+export { OutboxEntrySchema } from "./entry-schema";
+export {
+  InMemoryBroadcastHub,
+  type InMemoryBroadcastHubOptions,
+  InMemoryLockManager,
+  type Schedule,
+} from "./in-memory-tabs";
+export {
+  defaultLocks,
+  type LockLike,
+  type LockManagerLike,
+  type LockManagerSource,
+  type LockRequestOptionsLike,
+} from "./lock-manager";
+export {
+  createTabCoordinator,
+  DropReason,
+  TAB_NAME_PREFIX,
+  type TabCoordinator,
+  type TabCoordinatorOptions,
+  type TabState,
+  UnsupportedReason,
+} from "./tab-coordinator";
+export {
+  parseTabEnvelope,
+  TAB_PROTOCOL,
+  TAB_PROTOCOL_VERSION,
+  type TabEnvelope,
+  TabEnvelopeSchema,
+  type TabMessage,
+  type TabMessageOf,
+  TabMessageSchema,
+  TabMessageType,
+  type TabRequest,
+  TabRequestSchema,
+} from "./tab-message";

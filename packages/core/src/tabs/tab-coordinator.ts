@@ -1,0 +1,382 @@
+import { type ChannelFactory, type ChannelLike, defaultOpenChannel, type MessageEventLike } from "./channel";
+import { defaultLocks, type LockManagerLike, type LockManagerSource } from "./lock-manager";
+import {
+  parseTabEnvelope,
+  TAB_PROTOCOL,
+  TAB_PROTOCOL_VERSION,
+  type TabEnvelope,
+  type TabMessage,
+  TabMessageType,
+} from "./tab-message";
+
+/*
+ * One sender per origin and namespace. Leadership is holding the exclusive Web
+ * Lock `agui-outbox:<namespace>`; the lock callback returns a promise that only
+ * settles on stop(), so the lock is held for the tab's life and the browser
+ * releases it when the tab closes or crashes. Every other tab waits in the
+ * lock's queue and is granted it the moment it is released:
+ *
+ *   start()
+ *     ├─ no Web Locks / no BroadcastChannel / lock request refused
+ *     │     └─▶ leader (supported: false): every such tab sends; idempotency keys
+ *     │         make a double send harmless, a missing send would not be
+ *     └─ request(ifAvailable) ─ granted ─▶ leader ──────────────┐
+ *              └─ null ─▶ follower: request(queued, signal) ─┐  │
+ *                                 granted on release ◀───────┘  │
+ *                                         └──────────▶ leader ──┴─ stop() ─▶ onLeadershipChange(false),
+ *                                                                            then the lock is released
+ *
+ * Tabs talk over one BroadcastChannel per namespace. Every message is wrapped in
+ * an envelope naming the sender, and parsed on arrival: other tabs are untrusted
+ * input, so anything malformed, from another namespace, or from this tab is
+ * dropped without a throw.
+ */
+
+/** Prefix of the lock and channel names: `agui-outbox:<namespace>`. */
+export const TAB_NAME_PREFIX = "agui-outbox:";
+
+export const UnsupportedReason = {
+  /** `navigator.locks` is missing (SSR, Node, old browsers, insecure origins). */
+  noWebLocks: "no-web-locks",
+  /** `BroadcastChannel` is missing: followers could not hand answers to a leader. */
+  noBroadcastChannel: "no-broadcast-channel",
+  /** The lock request was refused (for example a sandboxed, opaque-origin frame). */
+  lockRequestFailed: "lock-request-failed",
+} as const;
+export type UnsupportedReason = (typeof UnsupportedReason)[keyof typeof UnsupportedReason];
+
+/** Why an incoming message was ignored. Never the message itself: it may hold answers. */
+export const DropReason = {
+  malformed: "malformed",
+  otherNamespace: "other-namespace",
+  ownMessage: "own-message",
+} as const;
+export type DropReason = (typeof DropReason)[keyof typeof DropReason];
+
+export interface TabState {
+  /** This tab's id, as it appears in `from` and in `leader` announcements. */
+  readonly tabId: string;
+  /** Between `start()` and `stop()`. */
+  readonly started: boolean;
+  /** This tab sends for the namespace. */
+  readonly leader: boolean;
+  /** Web Locks and BroadcastChannel are both usable; false means "always leader". */
+  readonly supported: boolean;
+  readonly unsupportedReason: UnsupportedReason | null;
+  /** The last tab that announced leadership (this tab's id while it leads), if known. */
+  readonly leaderTabId: string | null;
+}
+
+export interface TabCoordinatorOptions {
+  /** The signed-in user (or other isolation scope); one leader per namespace. */
+  readonly namespace: string;
+  /**
+   * Where the Web Locks API comes from, asked on each `start()`.
+   * @default defaultLocks (`navigator.locks` at call time)
+   */
+  readonly locks?: LockManagerSource;
+  /**
+   * Opens the namespace's channel on each `start()`.
+   * @default defaultOpenChannel (`new BroadcastChannel(name)` at call time)
+   */
+  readonly openChannel?: ChannelFactory;
+  /** @default `agui-outbox:<namespace>` */
+  readonly lockName?: string;
+  /** @default `agui-outbox:<namespace>` (a separate name space from locks in browsers) */
+  readonly channelName?: string;
+  /**
+   * This tab's id, generated once per coordinator.
+   * @default () => crypto.randomUUID()
+   */
+  readonly createTabId?: () => string;
+  /**
+   * Called with `true` when this tab becomes the sender and with `false` on
+   * `stop()` of a leader, before the lock is released, so a new leader never
+   * starts while this one still sends.
+   */
+  readonly onLeadershipChange: (isLeader: boolean) => void;
+  /** Every valid message from another tab of the same namespace. */
+  readonly onMessage: (message: TabMessage, from: string) => void;
+  /** Called for each ignored message, with the reason only. @default no-op */
+  readonly onDropped?: (reason: DropReason) => void;
+  /**
+   * A callback above threw. The coordinator keeps its state consistent and
+   * reports the error here.
+   * @default rethrows in a microtask (reaches `window.onerror`, never the lock logic)
+   */
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface TabCoordinator {
+  /**
+   * Joins the namespace: opens the channel, says hello, and asks for the lock.
+   * Resolves once this tab knows its first role (leader, or queued follower).
+   * Idempotent while started; a stopped coordinator can start again.
+   */
+  start(): Promise<void>;
+  /**
+   * Leaves: a leader reports `false`, then releases the lock (the next tab in
+   * the queue takes over); a follower leaves the queue. Resolves once the lock
+   * requests have settled.
+   */
+  stop(): Promise<void>;
+  /**
+   * Sends to every other tab of the namespace. Returns false when nothing was
+   * sent (not started, no channel, or the message could not be cloned).
+   */
+  broadcast(message: TabMessage): boolean;
+  readonly state: TabState;
+}
+
+interface Session {
+  stopped: boolean;
+  readonly abort: AbortController;
+  /** Resolving it ends the lock callback, which releases the lock. */
+  readonly release: () => void;
+  readonly released: Promise<void>;
+  readonly requests: Promise<unknown>[];
+  channel: ChannelLike | undefined;
+  listener: ((event: MessageEventLike) => void) | undefined;
+  /** Settles once the first role of this session is known. */
+  starting: Promise<void>;
+}
+
+const defaultCreateTabId = () => globalThis.crypto.randomUUID();
+const rethrowLater = (error: unknown) =>
+  queueMicrotask(() => {
+    throw error;
+  });
+
+export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordinator {
+  const namespace = options.namespace;
+  const lockName = options.lockName ?? `${TAB_NAME_PREFIX}${namespace}`;
+  const channelName = options.channelName ?? `${TAB_NAME_PREFIX}${namespace}`;
+  const tabId = (options.createTabId ?? defaultCreateTabId)();
+  const onError = options.onError ?? rethrowLater;
+
+  let state: TabState = {
+    tabId,
+    started: false,
+    leader: false,
+    supported: false,
+    unsupportedReason: null,
+    leaderTabId: null,
+  };
+  let session: Session | undefined;
+
+  const setState = (patch: Partial<TabState>) => {
+    state = { ...state, ...patch };
+  };
+
+  function guarded(call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      onError(error);
+    }
+  }
+
+  function post(current: Session, message: TabMessage): boolean {
+    if (!current.channel || current.stopped) return false;
+    const envelope: TabEnvelope = {
+      protocol: TAB_PROTOCOL,
+      version: TAB_PROTOCOL_VERSION,
+      from: tabId,
+      namespace,
+      message,
+    };
+    try {
+      current.channel.postMessage(envelope);
+      return true;
+    } catch {
+      // An uncloneable value or a closed channel: the mirror misses one update;
+      // the shared store stays the source of truth.
+      return false;
+    }
+  }
+
+  function becomeLeader(current: Session, supported: boolean, reason: UnsupportedReason | null): void {
+    if (current.stopped || state.leader) return;
+    setState({ leader: true, supported, unsupportedReason: reason, leaderTabId: tabId });
+    guarded(() => options.onLeadershipChange(true));
+    post(current, { type: TabMessageType.leader, tabId });
+  }
+
+  /** The lock callback: lead until stop() (or until the lock is taken from us). */
+  function hold(current: Session): Promise<void> | undefined {
+    if (current.stopped) return undefined;
+    becomeLeader(current, true, null);
+    return current.released;
+  }
+
+  function loseLeadership(): void {
+    if (!state.leader) return;
+    setState({ leader: false, leaderTabId: state.leaderTabId === tabId ? null : state.leaderTabId });
+    guarded(() => options.onLeadershipChange(false));
+  }
+
+  function onLockSettled(current: Session, locks: LockManagerLike, error: unknown): void {
+    if (current.stopped) return;
+    if (error !== undefined && !state.leader) {
+      // Refused outright (not an abort: we did not abort a live session).
+      becomeLeader(current, false, UnsupportedReason.lockRequestFailed);
+      return;
+    }
+    if (state.supported && state.leader) {
+      // The lock ended while we still meant to hold it (stolen by another
+      // context): stop sending first, then queue again like any follower.
+      loseLeadership();
+      queue(current, locks);
+    }
+  }
+
+  function queue(current: Session, locks: LockManagerLike): void {
+    let request: Promise<unknown>;
+    try {
+      request = locks.request(lockName, { mode: "exclusive", signal: current.abort.signal }, (lock) =>
+        lock ? hold(current) : undefined,
+      );
+    } catch (error) {
+      request = Promise.reject(error);
+    }
+    current.requests.push(
+      request.then(
+        () => onLockSettled(current, locks, undefined),
+        (error: unknown) => onLockSettled(current, locks, error ?? new Error("lock request failed")),
+      ),
+    );
+  }
+
+  /** Resolves once the first role is known. */
+  function acquire(current: Session, locks: LockManagerLike): Promise<void> {
+    return new Promise<void>((roleKnown) => {
+      let request: Promise<unknown>;
+      try {
+        // [spec] ifAvailable cannot be combined with a signal; it never queues, so it needs none.
+        request = locks.request(lockName, { mode: "exclusive", ifAvailable: true }, (lock) => {
+          if (!lock) return false;
+          const held = hold(current);
+          roleKnown();
+          return held?.then(() => true) ?? false;
+        });
+      } catch (error) {
+        request = Promise.reject(error);
+      }
+      current.requests.push(
+        request.then(
+          (granted) => {
+            if (!granted && !current.stopped && !state.leader) queue(current, locks);
+            else onLockSettled(current, locks, undefined);
+            roleKnown();
+          },
+          (error: unknown) => {
+            onLockSettled(current, locks, error ?? new Error("lock request failed"));
+            roleKnown();
+          },
+        ),
+      );
+    });
+  }
+
+  function onChannelMessage(event: MessageEventLike): void {
+    const current = session;
+    if (!current || current.stopped) return;
+    const envelope = parseTabEnvelope(event.data);
+    if (!envelope) {
+      drop(DropReason.malformed);
+      return;
+    }
+    if (envelope.namespace !== namespace) {
+      drop(DropReason.otherNamespace);
+      return;
+    }
+    if (envelope.from === tabId) {
+      drop(DropReason.ownMessage);
+      return;
+    }
+    const message = envelope.message;
+    if (
+      (message.type === TabMessageType.entryChanged || message.type === TabMessageType.entryAdded) &&
+      message.entry.namespace !== namespace
+    ) {
+      drop(DropReason.otherNamespace);
+      return;
+    }
+    if (message.type === TabMessageType.leader) setState({ leaderTabId: message.tabId });
+    if (message.type === TabMessageType.hello && state.leader) {
+      post(current, { type: TabMessageType.leader, tabId });
+    }
+    guarded(() => options.onMessage(message, envelope.from));
+  }
+
+  function drop(reason: DropReason): void {
+    if (options.onDropped) guarded(() => options.onDropped?.(reason));
+  }
+
+  function start(): Promise<void> {
+    if (session && !session.stopped) return session.starting;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const current: Session = {
+      stopped: false,
+      abort: new AbortController(),
+      release,
+      released,
+      requests: [],
+      channel: undefined,
+      listener: undefined,
+      starting: Promise.resolve(),
+    };
+    session = current;
+    setState({ started: true, leader: false, supported: false, unsupportedReason: null, leaderTabId: null });
+
+    const channel = (options.openChannel ?? defaultOpenChannel)(channelName);
+    if (channel) {
+      current.channel = channel;
+      current.listener = onChannelMessage;
+      channel.addEventListener("message", onChannelMessage);
+      post(current, { type: TabMessageType.hello });
+    }
+    const locks = (options.locks ?? defaultLocks)();
+    if (!locks || !channel) {
+      becomeLeader(
+        current,
+        false,
+        locks ? UnsupportedReason.noBroadcastChannel : UnsupportedReason.noWebLocks,
+      );
+      return current.starting;
+    }
+    setState({ supported: true });
+    current.starting = acquire(current, locks);
+    return current.starting;
+  }
+
+  async function stop(): Promise<void> {
+    const current = session;
+    if (!current || current.stopped) return;
+    current.stopped = true;
+    // Report first, release after: the next leader must not start while this one sends.
+    loseLeadership();
+    setState({ started: false });
+    current.abort.abort(new DOMException("The tab coordinator stopped.", "AbortError"));
+    current.release();
+    if (current.channel) {
+      if (current.listener) current.channel.removeEventListener("message", current.listener);
+      current.channel.close();
+    }
+    await Promise.allSettled(current.requests);
+  }
+
+  return {
+    start,
+    stop,
+    broadcast(message) {
+      return session ? post(session, message) : false;
+    },
+    get state() {
+      return state;
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { z } from "zod";
+import type { OutboxEntry } from "../outbox/entry";
+import { type AgUiEvent, EventSchema } from "../protocol";
+import { OutboxEntrySchema } from "./entry-schema";
+
+/**
+ * What tabs of one origin and namespace tell each other. Parsed once at the
+ * boundary: anything that does not match is dropped, never thrown.
+ */
+export const TabMessageType = {
+  /** An entry was written (by the leader's delivery, or a follower's conflict verdict): mirror it. */
+  entryChanged: "entry-changed",
+  /** A follower committed a new answer to the shared store: the leader loads it by key and sends it. */
+  entryAdded: "entry-added",
+  /** Entries were deleted (discard of a final entry, or `clear()`): forget them. */
+  entriesRemoved: "entries-removed",
+  /** An AG-UI event applied to a thread in the sending tab: apply it to the mirror. */
+  threadEvent: "thread-event",
+  /** The sender holds the lock and sends for the namespace. */
+  leader: "leader",
+  /** A tab joined; the leader answers with `leader` (and may resend state). */
+  hello: "hello",
+  /** A follower asks the leader to act on the person's behalf (only the leader writes delivery state). */
+  request: "request",
+} as const;
+export type TabMessageType = (typeof TabMessageType)[keyof typeof TabMessageType];
+
+/** Follower → leader requests; the follower never changes delivery state itself. */
+export const TabRequestSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("retry-now"), key: z.string().min(1) }),
+  z.object({ kind: z.literal("retry-all") }),
+  z.object({ kind: z.literal("resume-after-auth") }),
+]);
+export type TabRequest = z.infer<typeof TabRequestSchema>;
+
+export const TabMessageSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal(TabMessageType.entryChanged), entry: OutboxEntrySchema }),
+  z.object({
+    type: z.literal(TabMessageType.entryAdded),
+    key: z.string().min(1),
+    /** The entry as written, for stores that are not shared between tabs (the memory fallback). */
+    entry: OutboxEntrySchema,
+  }),
+  z.object({ type: z.literal(TabMessageType.entriesRemoved), keys: z.array(z.string().min(1)) }),
+  z.object({ type: z.literal(TabMessageType.threadEvent), threadId: z.string().min(1), event: EventSchema }),
+  z.object({ type: z.literal(TabMessageType.leader), tabId: z.string().min(1) }),
+  z.object({ type: z.literal(TabMessageType.hello) }),
+  z.object({ type: z.literal(TabMessageType.request), request: TabRequestSchema }),
+]);
+
+/**
+ * Written by hand rather than inferred so that a plain `OutboxEntry` can be
+ * broadcast (the parsed, loose shape carries an index signature an interface
+ * lacks); the check below keeps the two in step.
+ */
+export type TabMessage =
+  | { readonly type: typeof TabMessageType.entryChanged; readonly entry: OutboxEntry }
+  | { readonly type: typeof TabMessageType.entryAdded; readonly key: string; readonly entry: OutboxEntry }
+  | { readonly type: typeof TabMessageType.entriesRemoved; readonly keys: readonly string[] }
+  | { readonly type: typeof TabMessageType.threadEvent; readonly threadId: string; readonly event: AgUiEvent }
+  | { readonly type: typeof TabMessageType.leader; readonly tabId: string }
+  | { readonly type: typeof TabMessageType.hello }
+  | { readonly type: typeof TabMessageType.request; readonly request: TabRequest };
+const parsedIsMessage = (message: z.infer<typeof TabMessageSchema>): TabMessage => message;
+void parsedIsMessage;
+/** One member of the union, by `type`. */
+export type TabMessageOf<T extends TabMessageType> = Extract<TabMessage, { type: T }>;
+
+/** Marks our messages on a channel other code might share. */
+export const TAB_PROTOCOL = "agui-outbox/tabs";
+export const TAB_PROTOCOL_VERSION = 1;
+
+/** What travels on the channel: the message, who sent it, and for which namespace. */
+export const TabEnvelopeSchema = z.object({
+  protocol: z.literal(TAB_PROTOCOL),
+  version: z.literal(TAB_PROTOCOL_VERSION),
+  from: z.string().min(1),
+  namespace: z.string().min(1),
+  message: TabMessageSchema,
+});
+export interface TabEnvelope {
+  readonly protocol: typeof TAB_PROTOCOL;
+  readonly version: typeof TAB_PROTOCOL_VERSION;
+  /** The sending tab's id. */
+  readonly from: string;
+  readonly namespace: string;
+  readonly message: TabMessage;
+}
+
+/** The envelope, or `undefined` for anything that is not one of ours in this version. */
+export function parseTabEnvelope(data: unknown): TabEnvelope | undefined {
+  const parsed = TabEnvelopeSchema.safeParse(data);
+  return parsed.success ? parsed.data : undefined;
+}
