@@ -3,12 +3,12 @@ import type { AddressInfo, Socket } from "node:net";
 import { Header, OutcomeCode, parseEventId } from "@agui-outbox/core/protocol";
 import { ChaosRequestSchema } from "./chaos/fault";
 import { FaultQueue } from "./chaos/fault-queue";
-import { fixedCapabilities } from "./engine/capabilities";
+import { fixedCapabilities, legacyCapabilities } from "./engine/capabilities";
 import { MockEngine } from "./engine/mock-engine";
 import { BodyTooLargeError, readBody } from "./http/read-body";
 import { sendError, sendJson, setCorsHeaders } from "./http/respond";
 import { SseStream } from "./http/sse-stream";
-import { type CrashInfo, isMockMode, type MockMode, type MockServerOptions, resolveOptions } from "./options";
+import { type CrashInfo, isMockMode, MockMode, type MockServerOptions, resolveOptions } from "./options";
 import { createStore } from "./store/create-store";
 
 /** The seq to replay after (`Last-Event-ID` wins over `?after=`), or why the cursor is unusable. */
@@ -94,10 +94,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
     if (path === "/agent" && method === "POST") return handleAgentPost(req, res);
     if (path === "/agent/capabilities" && method === "GET") {
-      return sendJson(res, 200, fixedCapabilities(resolved));
+      const fixed = engine.mode === MockMode.fixed;
+      return sendJson(res, 200, fixed ? fixedCapabilities(resolved) : legacyCapabilities());
     }
     const runMatch = /^\/agent\/runs\/([^/]+)(\/events)?$/.exec(path);
-    if (runMatch !== null && method === "GET") {
+    // Servers without the contract offer no run status and no re-attach.
+    if (runMatch !== null && method === "GET" && engine.mode === MockMode.fixed) {
       let runId: string;
       try {
         runId = decodeURIComponent(runMatch[1] ?? "");
@@ -132,8 +134,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const key = typeof keyHeader === "string" && keyHeader.trim().length > 0 ? keyHeader.trim() : undefined;
     const result = engine.handleAgentPost(raw, key);
     if (result.kind === "crashed") return;
-    if (result.kind === "error")
-      return sendError(res, result.status, result.code, result.message, result.headers);
+    if (result.kind === "error") {
+      sendError(res, result.status, result.code, result.message, result.headers);
+      return;
+    }
+    if (result.kind === "direct") {
+      result.start(new SseStream(res, { keepaliveMs: 0, dropAfterFrames: result.dropAfterFrames }));
+      return;
+    }
     const stream = new SseStream(res, {
       keepaliveMs: resolved.keepaliveMs,
       dropAfterFrames: result.dropAfterFrames,

@@ -5,7 +5,12 @@ import { randomUUID } from "node:crypto";
  * contract; the union grows with emulations of servers that predate it.
  */
 export const MockMode = {
+  /** The recovery contract. */
   fixed: "fixed",
+  /** Agent Framework before the fix: consume-before-execute, NOT_FOUND on every retry. */
+  afLegacy: "af-legacy",
+  /** Agent Framework with in-process occurrence states: 900 s replay, INVALID for the rest. */
+  afLifecycle: "af-lifecycle",
 } as const;
 export type MockMode = (typeof MockMode)[keyof typeof MockMode];
 

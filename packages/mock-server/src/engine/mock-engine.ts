@@ -9,6 +9,7 @@ import {
   type RunAgentInput,
   type RunStatus,
 } from "@agui-outbox/core/protocol";
+import { AfEngine, type AfFlavour, type AfSink } from "../af/af-engine";
 import {
   DEPLOY_CANCELLED_TEXT,
   DEPLOY_REJECTED_TEXT,
@@ -28,7 +29,7 @@ import {
 } from "../agent/scripted-turns";
 import { FaultAction, FaultPoint } from "../chaos/fault";
 import type { FaultQueue } from "../chaos/fault-queue";
-import type { MockMode, ResolvedOptions } from "../options";
+import { MockMode, type ResolvedOptions } from "../options";
 import { type Attempt, RunHub } from "../runs/run-hub";
 import {
   type Decision,
@@ -61,6 +62,12 @@ export type AgentPostResult =
       /** Frames after this seq belong to the response. */
       readonly afterSeq: number;
       readonly dropAfterFrames: number | undefined;
+    }
+  | {
+      /** A run without the contract: bare frames straight to the response, no log. */
+      readonly kind: "direct";
+      readonly dropAfterFrames: number | undefined;
+      readonly start: (sink: AfSink) => void;
     }
   | { readonly kind: "crashed" };
 
@@ -98,6 +105,7 @@ export class MockEngine {
   readonly #faults: FaultQueue;
   readonly #crash: (point: string) => void;
   readonly #hub: RunHub;
+  readonly #af: AfEngine;
   #state: MockState;
   #mode: MockMode;
   /** Bumped by a reset so runs started before it stop writing. */
@@ -115,6 +123,17 @@ export class MockEngine {
       state: () => this.#state,
       save: () => this.#save(),
       now: () => this.#now(),
+    });
+    this.#af = new AfEngine({
+      options: deps.options,
+      faults: deps.faults,
+      state: () => this.#state,
+      save: () => this.#save(),
+      aliveCheck: () => {
+        const epoch = this.#epoch;
+        return () => !this.#dead && this.#epoch === epoch;
+      },
+      crashAt: (point) => this.#crashAt(point),
     });
   }
 
@@ -138,6 +157,7 @@ export class MockEngine {
   reset(): void {
     this.#epoch += 1;
     this.#hub.dropAll();
+    this.#af.reset();
     this.#state = emptyState();
     this.#faults.clear();
     this.#save();
@@ -198,6 +218,16 @@ export class MockEngine {
         code: status === 429 ? OutcomeCode.RATE_LIMITED : OutcomeCode.UNAVAILABLE,
         message: status === 429 ? "too many requests; retry later" : "the agent is unavailable; retry later",
         headers,
+      };
+    }
+
+    if (this.#mode !== MockMode.fixed) {
+      const flavour: AfFlavour = this.#mode;
+      const drop = this.#faults.take(FaultPoint.midStream, input.threadId);
+      return {
+        kind: "direct",
+        dropAfterFrames: drop === undefined ? undefined : (drop.afterEvents ?? 1),
+        start: (sink) => this.#af.run(flavour, input, sink),
       };
     }
 

@@ -15,7 +15,7 @@ export interface SseStreamOptions {
 export class SseStream {
   readonly #res: ServerResponse;
   readonly #dropAfterFrames: number | undefined;
-  readonly #keepalive: ReturnType<typeof setInterval>;
+  readonly #keepalive: ReturnType<typeof setInterval> | undefined;
   readonly #closeListeners = new Set<() => void>();
   #frames = 0;
   #closed = false;
@@ -30,7 +30,11 @@ export class SseStream {
       "x-accel-buffering": "no",
     });
     res.flushHeaders();
-    this.#keepalive = setInterval(() => this.#write(": keepalive\n\n"), options.keepaliveMs);
+    // 0 = no keepalive comments (servers without the contract send none).
+    this.#keepalive =
+      options.keepaliveMs > 0
+        ? setInterval(() => this.#write(": keepalive\n\n"), options.keepaliveMs)
+        : undefined;
     res.on("close", () => this.#markClosed());
     if (this.#dropAfterFrames === 0) this.drop();
   }
@@ -44,9 +48,10 @@ export class SseStream {
     else this.#closeListeners.add(listener);
   }
 
-  writeFrame(id: string, data: unknown): void {
+  /** A frame with an `id:` line, or a bare `data:` frame when `id` is undefined. */
+  writeFrame(id: string | undefined, data: unknown): void {
     if (this.#closed) return;
-    const text = `id: ${id}\ndata: ${JSON.stringify(data)}\n\n`;
+    const text = `${id === undefined ? "" : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`;
     this.#frames += 1;
     if (this.#dropAfterFrames !== undefined && this.#frames >= this.#dropAfterFrames) {
       // Destroy only once the frame reached the socket, so exactly N frames arrive.

@@ -182,3 +182,16 @@ export function xResume(event: Record<string, unknown> | undefined): Record<stri
 }
 
 export const APPROVE = { approved: true } as const;
+
+/** A resume as clients send it to servers without the contract: no key, `messages: []`. */
+export function plainResumeBody(
+  threadId: string,
+  runId: string,
+  interruptId: string,
+  payload?: unknown,
+  status: "resolved" | "cancelled" = "resolved",
+): string {
+  const entry: Record<string, unknown> = { interruptId, status };
+  if (payload !== undefined) entry.payload = payload;
+  return JSON.stringify({ threadId, runId, messages: [], resume: [entry] });
+}

@@ -1,0 +1,425 @@
+import {
+  type AgUiEvent,
+  OutcomeCode,
+  type ResumeEntry,
+  type RunAgentInput,
+} from "@agui-outbox/core/protocol";
+import {
+  DEPLOY_CANCELLED_TEXT,
+  DEPLOY_REJECTED_TEXT,
+  deployDone,
+  deployReceipt,
+} from "../agent/deploy-script";
+import { emitText, scriptHydration, scriptUserTurn, threadOf } from "../agent/scripted-turns";
+import { FaultAction, FaultPoint } from "../chaos/fault";
+import type { FaultQueue } from "../chaos/fault-queue";
+import { canonicalJson } from "../engine/canonical-json";
+import { ServerGone } from "../engine/run-failure";
+import type { ResolvedOptions } from "../options";
+import { type MockState, type Occurrence, OccurrenceState, occurrenceKey } from "../state/mock-state";
+import {
+  type AfDecision,
+  legacyResponseSchema,
+  lifecycleResponseSchema,
+  readLegacyPayload,
+  readLifecyclePayload,
+} from "./af-payloads";
+
+export type AfFlavour = "af-legacy" | "af-lifecycle";
+
+/** Where a run without the contract writes: a bare SSE response, no ids, no log. */
+export interface AfSink {
+  readonly closed: boolean;
+  writeFrame(id: undefined, data: unknown): void;
+  end(): void;
+}
+
+export interface AfEngineDeps {
+  readonly options: ResolvedOptions;
+  readonly faults: FaultQueue;
+  readonly state: () => MockState;
+  readonly save: () => void;
+  /** A liveness check bound to the current instance and reset epoch. */
+  readonly aliveCheck: () => () => boolean;
+  readonly crashAt: (point: string) => void;
+}
+
+/** The exception names Agent Framework puts in `RUN_ERROR.code` for these failures. */
+const ExceptionCode = {
+  modelCall: "ServiceResponseException",
+  tool: "ToolExecutionException",
+} as const;
+
+/** Agent Framework's in-process replay window for settled approvals. */
+export const LIFECYCLE_REPLAY_WINDOW_MS = 900_000;
+
+type LifecycleState = "claimed" | "executing" | "settled" | "indeterminate";
+
+interface LifecycleRecord {
+  state: LifecycleState;
+  readonly decision: { readonly status: string; readonly payload: string };
+  readonly read: AfDecision | null;
+  result: { readonly messageId: string; readonly content: string } | null;
+  settledAt: number;
+}
+
+/** The client went away (legacy aborts the run) or the instance died: stop quietly. */
+class Aborted extends Error {}
+
+/** A `mid-tool` fail fault: the tool was cut off after its side effect, with no result. */
+class ToolCutOff extends Error {}
+
+/**
+ * Emulates the two generations of Microsoft Agent Framework's AG-UI server
+ * that exist in the wild, so the client's degraded rules are tested without
+ * Python. Neither sends `id:` lines, honours `Idempotency-Key`, keeps a
+ * re-attachable log, or advertises `x-recovery`; both send `RUN_STARTED` on a
+ * resume only after the approved tool has run.
+ *
+ * - `af-legacy`: the pending approval is consumed at ingress, the tool runs,
+ *   and any later resume of it — after a failure or a success — is NOT_FOUND.
+ *   A disconnect aborts the run.
+ * - `af-lifecycle`: claim / executing / settled per occurrence, in memory only
+ *   (a restart forgets them); an identical retry within 900 s replays the
+ *   settled result and re-runs the model turn; everything else is
+ *   `APPROVAL_RESUME_INVALID` with a telling message.
+ */
+export class AfEngine {
+  readonly #deps: AfEngineDeps;
+  readonly #lifecycle = new Map<string, LifecycleRecord>();
+
+  constructor(deps: AfEngineDeps) {
+    this.#deps = deps;
+  }
+
+  reset(): void {
+    this.#lifecycle.clear();
+  }
+
+  /** Starts the run on `sink`; the caller has already answered any HTTP-level fault. */
+  run(flavour: AfFlavour, input: RunAgentInput, sink: AfSink): void {
+    const alive = this.#deps.aliveCheck();
+    const emit = (event: AgUiEvent) => {
+      if (!alive() || sink.closed) throw new Aborted();
+      sink.writeFrame(undefined, event);
+    };
+    const task = async () => {
+      const resume = input.resume ?? [];
+      if (resume.length > 0) {
+        if (flavour === "af-legacy") await this.#legacyResume(input, resume, emit, alive, sink);
+        else await this.#lifecycleResume(input, resume, emit, alive, sink);
+      } else {
+        const ctx = {
+          state: this.#deps.state(),
+          now: this.#deps.options.clock.now(),
+          randomUUID: this.#deps.options.randomUUID,
+          emit,
+        };
+        emit({ type: "RUN_STARTED", threadId: input.threadId, runId: input.runId } as AgUiEvent);
+        if (input.messages.length === 0) {
+          scriptHydration(ctx, input.threadId, input.runId);
+        } else {
+          scriptUserTurn(ctx, input, {
+            responseSchema: flavour === "af-legacy" ? legacyResponseSchema : lifecycleResponseSchema,
+            ttlMs: flavour === "af-legacy" ? undefined : this.#deps.options.interruptTtlMs,
+          });
+          this.#deps.save();
+        }
+      }
+      sink.end();
+    };
+    task().catch((error: unknown) => {
+      if (error instanceof Aborted || error instanceof ServerGone || !alive()) {
+        sink.end();
+        return;
+      }
+      const event =
+        error instanceof ToolCutOff
+          ? {
+              type: "RUN_ERROR",
+              code: ExceptionCode.tool,
+              message: "tool deploy_change failed while executing",
+            }
+          : { type: "RUN_ERROR", code: "InternalServerError", message: "internal error" };
+      sink.writeFrame(undefined, event);
+      sink.end();
+    });
+  }
+
+  // ── af-legacy ─────────────────────────────────────────────────────────────
+
+  async #legacyResume(
+    input: RunAgentInput,
+    resume: readonly ResumeEntry[],
+    emit: (event: AgUiEvent) => void,
+    alive: () => boolean,
+    sink: AfSink,
+  ): Promise<void> {
+    const { threadId, runId } = input;
+    const state = this.#deps.state();
+    const entry = resume[0];
+    if (entry === undefined) return;
+    const key = occurrenceKey(threadId, entry.interruptId);
+    const occurrence = state.occurrences[key];
+    if (occurrence === undefined || occurrence.state !== OccurrenceState.pending) {
+      emit(notFound(entry.interruptId));
+      return;
+    }
+    if (this.#fault(FaultPoint.beforeClaim, threadId)) {
+      emit({
+        type: "RUN_ERROR",
+        code: ExceptionCode.tool,
+        message: "tool deploy_change is unavailable",
+      } as AgUiEvent);
+      return;
+    }
+    // Consumed at ingress to prevent replay — and nothing remembers that it was.
+    delete state.occurrences[key];
+    this.#deps.save();
+    if (entry.status === "cancelled") {
+      emit({
+        type: "RUN_ERROR",
+        code: OutcomeCode.CANCELLED,
+        message: `Approval for interrupt '${entry.interruptId}' was cancelled`,
+      } as AgUiEvent);
+      return;
+    }
+    if (this.#fault(FaultPoint.afterClaim, threadId)) {
+      emit({
+        type: "RUN_ERROR",
+        code: ExceptionCode.tool,
+        message: "the run failed after ingress",
+      } as AgUiEvent);
+      return;
+    }
+    const decision = readLegacyPayload(entry.payload, occurrence.args);
+    const result = decision.approved ? await this.#executeOnce(occurrence, decision.args, alive, sink) : null;
+    this.#finishTurn(input, occurrence, decision, result, emit, runId);
+  }
+
+  // ── af-lifecycle ──────────────────────────────────────────────────────────
+
+  async #lifecycleResume(
+    input: RunAgentInput,
+    resume: readonly ResumeEntry[],
+    emit: (event: AgUiEvent) => void,
+    alive: () => boolean,
+    sink: AfSink,
+  ): Promise<void> {
+    const { threadId, runId } = input;
+    const state = this.#deps.state();
+    const now = this.#deps.options.clock.now();
+    const entry = resume[0];
+    if (entry === undefined) return;
+    const key = occurrenceKey(threadId, entry.interruptId);
+    const id = entry.interruptId;
+    const decisionKey = { status: entry.status, payload: canonicalJson(entry.payload ?? null) };
+    let record = this.#lifecycle.get(key);
+    if (record?.state === "settled" && record.settledAt + LIFECYCLE_REPLAY_WINDOW_MS <= now) {
+      this.#lifecycle.delete(key);
+      record = undefined;
+    }
+    const occurrence = state.occurrences[key];
+
+    if (record !== undefined) {
+      if (record.state === "claimed" || record.state === "executing") {
+        emit(invalid(`Approval interrupt '${id}' is not pending: another request is processing it`));
+        return;
+      }
+      if (record.state === "indeterminate") {
+        emit(
+          invalid(
+            `Approval interrupt '${id}' is indeterminate: the client disconnected while the tool was running, so it may or may not have run`,
+          ),
+        );
+        return;
+      }
+      if (record.decision.status !== decisionKey.status || record.decision.payload !== decisionKey.payload) {
+        emit(
+          invalid(`Approval resume for interrupt '${id}' conflicts with the decision already settled for it`),
+        );
+        return;
+      }
+      if (occurrence === undefined) return;
+      // Identical retry within the window: the settled result again, and the model turn re-runs.
+      if (entry.status === "cancelled") {
+        this.#finishCancelled(input, emit);
+        return;
+      }
+      this.#finishTurn(
+        input,
+        occurrence,
+        record.read ?? { approved: false, args: {} },
+        record.result,
+        emit,
+        runId,
+      );
+      return;
+    }
+
+    if (occurrence === undefined || occurrence.state !== OccurrenceState.pending) {
+      emit(notFound(id));
+      return;
+    }
+    if (occurrence.expiresAt <= now) {
+      occurrence.state = OccurrenceState.expired;
+      this.#deps.save();
+      emit(invalid(`Approval interrupt '${id}' expired at ${new Date(occurrence.expiresAt).toISOString()}`));
+      return;
+    }
+    if (this.#fault(FaultPoint.beforeClaim, threadId)) {
+      emit({
+        type: "RUN_ERROR",
+        code: ExceptionCode.tool,
+        message: "tool deploy_change is unavailable",
+      } as AgUiEvent);
+      return;
+    }
+    const read = entry.status === "cancelled" ? null : readLifecyclePayload(entry.payload, occurrence.args);
+    record = { state: "claimed", decision: decisionKey, read, result: null, settledAt: 0 };
+    this.#lifecycle.set(key, record);
+    occurrence.state = OccurrenceState.claimed;
+    this.#deps.save();
+
+    if (read === null) {
+      this.#settle(record);
+      occurrence.state = OccurrenceState.cancelled;
+      this.#deps.save();
+      this.#finishCancelled(input, emit);
+      return;
+    }
+    if (this.#fault(FaultPoint.afterClaim, threadId)) {
+      this.#lifecycle.delete(key);
+      occurrence.state = OccurrenceState.pending;
+      emit({
+        type: "RUN_ERROR",
+        code: ExceptionCode.tool,
+        message: "the run failed after the claim",
+      } as AgUiEvent);
+      return;
+    }
+    if (read.approved) {
+      record.state = "executing";
+      try {
+        record.result = await this.#executeOnce(occurrence, read.args, alive, sink);
+      } catch (error) {
+        if ((error instanceof Aborted && alive()) || error instanceof ToolCutOff)
+          record.state = "indeterminate";
+        throw error;
+      }
+    }
+    // Settled before the model call, so a retry can reuse it.
+    this.#settle(record);
+    occurrence.state = read.approved ? OccurrenceState.resolved : OccurrenceState.rejected;
+    this.#deps.save();
+    this.#finishTurn(input, occurrence, read, record.result, emit, runId);
+  }
+
+  #settle(record: LifecycleRecord): void {
+    record.state = "settled";
+    record.settledAt = this.#deps.options.clock.now();
+  }
+
+  // ── shared ────────────────────────────────────────────────────────────────
+
+  /** Runs the tool: the ledger entry is the side effect. A client gone by the end aborts the run. */
+  async #executeOnce(
+    occurrence: Occurrence,
+    args: Record<string, unknown>,
+    alive: () => boolean,
+    sink: AfSink,
+  ): Promise<{ messageId: string; content: string }> {
+    const state = this.#deps.state();
+    state.ledger.push({
+      threadId: occurrence.threadId,
+      toolCallId: occurrence.toolCallId,
+      name: occurrence.toolName,
+      args,
+      at: new Date(this.#deps.options.clock.now()).toISOString(),
+    });
+    this.#deps.save();
+    if (this.#fault(FaultPoint.midTool, occurrence.threadId)) throw new ToolCutOff();
+    await this.#deps.options.sleep(this.#deps.options.toolDurationMs);
+    if (!alive() || sink.closed) throw new Aborted();
+    return { messageId: this.#deps.options.randomUUID(), content: deployReceipt(args) };
+  }
+
+  /** `RUN_STARTED` (only now: after the tool), the tool result, the model turn, `RUN_FINISHED`. */
+  #finishTurn(
+    input: RunAgentInput,
+    occurrence: Occurrence,
+    decision: AfDecision,
+    result: { readonly messageId: string; readonly content: string } | null,
+    emit: (event: AgUiEvent) => void,
+    runId: string,
+  ): void {
+    const { threadId } = input;
+    emit({ type: "RUN_STARTED", threadId, runId } as AgUiEvent);
+    if (result !== null) {
+      emit({
+        type: "TOOL_CALL_RESULT",
+        messageId: result.messageId,
+        toolCallId: occurrence.toolCallId,
+        content: result.content,
+        role: "tool",
+      } as AgUiEvent);
+    }
+    if (this.#fault(FaultPoint.afterTool, threadId)) {
+      emit({
+        type: "RUN_ERROR",
+        code: ExceptionCode.modelCall,
+        message: "Service failed to complete the prompt: simulated provider 500",
+      } as AgUiEvent);
+      return;
+    }
+    const text = result === null ? DEPLOY_REJECTED_TEXT : deployDone(String(decision.args.target));
+    const messageId = this.#deps.options.randomUUID();
+    emitText(emit, messageId, text);
+    const thread = threadOf(this.#deps.state(), threadId, this.#deps.options.clock.now());
+    const known = new Set(thread.messages.map((message) => message.id));
+    if (result !== null && !known.has(result.messageId)) {
+      thread.messages.push({
+        id: result.messageId,
+        role: "tool",
+        toolCallId: occurrence.toolCallId,
+        content: result.content,
+      });
+    }
+    thread.messages.push({ id: messageId, role: "assistant", content: text });
+    this.#deps.save();
+    emit({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "success" } } as AgUiEvent);
+  }
+
+  #finishCancelled(input: RunAgentInput, emit: (event: AgUiEvent) => void): void {
+    emit({ type: "RUN_STARTED", threadId: input.threadId, runId: input.runId } as AgUiEvent);
+    emitText(emit, this.#deps.options.randomUUID(), DEPLOY_CANCELLED_TEXT);
+    emit({
+      type: "RUN_FINISHED",
+      threadId: input.threadId,
+      runId: input.runId,
+      outcome: { type: "success" },
+    } as AgUiEvent);
+  }
+
+  /** True when a `fail` fault fired at `point`; a `crash` fault kills the instance. */
+  #fault(point: FaultPoint, threadId: string): boolean {
+    const fault = this.#deps.faults.take(point, threadId);
+    if (fault?.action === FaultAction.crash) {
+      this.#deps.crashAt(point);
+      throw new ServerGone();
+    }
+    return fault !== undefined;
+  }
+}
+
+function notFound(interruptId: string): AgUiEvent {
+  return {
+    type: "RUN_ERROR",
+    code: OutcomeCode.NOT_FOUND,
+    message: `No pending approval interrupt found for resume interruptId '${interruptId}'`,
+  } as AgUiEvent;
+}
+
+function invalid(message: string): AgUiEvent {
+  return { type: "RUN_ERROR", code: OutcomeCode.INVALID, message } as AgUiEvent;
+}

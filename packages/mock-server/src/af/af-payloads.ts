@@ -1,0 +1,58 @@
+import { deployToolParameters } from "../agent/deploy-script";
+
+/**
+ * How Agent Framework's AG-UI server reads approval payloads, in its two
+ * generations. Neither validates against the interrupt's schema; both read
+ * what they know and ignore the rest.
+ */
+
+/** Legacy: `accepted`, with argument edits as flat keys next to it. */
+export const legacyResponseSchema = {
+  type: "object",
+  properties: { accepted: { type: "boolean" }, ...deployToolParameters.properties },
+  required: ["accepted"],
+} as const;
+
+/** Lifecycle: `approved` first, `accepted` as an alias, `editedArgs` replacing the arguments. */
+export const lifecycleResponseSchema = {
+  type: "object",
+  properties: {
+    approved: { type: "boolean" },
+    accepted: { type: "boolean" },
+    editedArgs: deployToolParameters,
+  },
+} as const;
+
+export interface AfDecision {
+  readonly approved: boolean;
+  readonly args: Record<string, unknown>;
+}
+
+function record(payload: unknown): Record<string, unknown> {
+  return typeof payload === "object" && payload !== null && !Array.isArray(payload)
+    ? (payload as Record<string, unknown>)
+    : {};
+}
+
+export function readLegacyPayload(payload: unknown, proposed: Readonly<Record<string, unknown>>): AfDecision {
+  const fields = record(payload);
+  const args: Record<string, unknown> = { ...proposed };
+  for (const name of Object.keys(proposed)) {
+    if (typeof fields[name] === "string") args[name] = fields[name];
+  }
+  return { approved: fields.accepted === true, args };
+}
+
+export function readLifecyclePayload(
+  payload: unknown,
+  proposed: Readonly<Record<string, unknown>>,
+): AfDecision {
+  const fields = record(payload);
+  const approved = typeof fields.approved === "boolean" ? fields.approved : fields.accepted === true;
+  const edited = fields.editedArgs;
+  const args =
+    typeof edited === "object" && edited !== null && !Array.isArray(edited)
+      ? { ...(edited as Record<string, unknown>) }
+      : { ...proposed };
+  return { approved, args };
+}
