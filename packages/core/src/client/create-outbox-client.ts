@@ -271,13 +271,13 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
         connectionStore.setState({ online });
         if (online) {
           setLink({ name: "connected", serverKind: serverKind() });
-          engine?.retryAllNow();
+          engine?.retryNetworkWaitsNow();
         } else {
           setLink({ name: "offline" });
         }
       }),
       deps.visible.subscribe((visible) => {
-        if (visible) engine?.retryAllNow();
+        if (visible) engine?.retryNetworkWaitsNow();
       }),
     );
     connectionStore.setState({ leader: true });

@@ -131,10 +131,16 @@ export class DeliveryEngine {
     return this.#active;
   }
 
-  /** Sends everything waiting now (the app said so, or the browser came back online). */
-  retryAllNow(): void {
+  /**
+   * The browser came back online or visible: entries that wait only because the
+   * network failed go now. Entries waiting on a server's `Retry-After` (or any
+   * other server answer) keep their time: a hint never overrides the server.
+   */
+  retryNetworkWaitsNow(): void {
     for (const entry of this.#entries.values()) {
-      if (entry.state === EntryState.retryWait) void this.retryNow(entry.key);
+      if (entry.state === EntryState.retryWait && entry.lastError?.kind === ErrorKind.network) {
+        void this.retryNow(entry.key);
+      }
     }
   }
 
@@ -217,6 +223,10 @@ export class DeliveryEngine {
   async #deliver(key: string): Promise<void> {
     const initial = this.#entries.get(key);
     if (!initial || isFinalState(initial.state) || initial.state === EntryState.paused) return;
+    if (initial.everSent && this.#options.deps.now() >= initial.expiresAt) {
+      await this.#reconcile(key);
+      return;
+    }
     if (this.#waitBeforeAttempt(initial) > 0) {
       this.schedule(key);
       return;
@@ -279,6 +289,24 @@ export class DeliveryEngine {
           return;
       }
     }
+  }
+
+  /**
+   * Past the retention window the server may have forgotten the key, so a resend
+   * is no longer known to be safe: ask what became of the run (status, then the
+   * thread) and settle on that, or mark the entry expired, keeping the answer.
+   */
+  async #reconcile(key: string): Promise<void> {
+    const signal = await this.#statusThenHydrate(key);
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    const verdict = classifyOutcome(signal, outcomeContext(entry, this.#options.serverKind()));
+    const settles = verdict.kind === "applied" || verdict.kind === "elsewhere" || verdict.kind === "lost";
+    if (settles) {
+      await this.#settle(key, verdict);
+      return;
+    }
+    await this.#commit(key, { type: "expired", at: this.#options.deps.now() });
   }
 
   async #settle(key: string, verdict: Verdict): Promise<void> {

@@ -142,3 +142,50 @@ test("reload after the tool ran but before the run finished: re-attached, applie
   expect(final.attempts).toBe(1);
   expect(await ledger(harness)).toHaveLength(1);
 });
+
+test("a reload after the retention window: reconciled by the run's status instead of resent", async () => {
+  const harness = await startHarness();
+  const storage = new MemoryStore();
+  let reachedServer!: () => void;
+  const reached = new Promise<void>((resolve) => {
+    reachedServer = resolve;
+  });
+  const requests: string[] = [];
+  const first = makeClient(harness, {
+    storage,
+    deps: {
+      fetch: (input, init) => {
+        if (!isResume(init)) return fetch(input, init);
+        return fetch(input, init).then(async (response) => {
+          await response.text();
+          reachedServer();
+          return new Promise<Response>(() => {});
+        });
+      },
+    },
+  });
+  await first.start();
+  const interrupt = await askForDeployment(first, "t-day-later");
+  const entry = await first.answer({ threadId: "t-day-later", interruptId: interrupt.id, approved: true });
+  await reached;
+  first.dispose();
+
+  const dayLater = () => Date.now() + 24 * 60 * 60 * 1000;
+  const next = makeClient(harness, {
+    storage,
+    deps: {
+      now: dayLater,
+      fetch: (input, init) => {
+        requests.push(`${init?.method ?? "GET"} ${new URL(input).pathname}`);
+        return fetch(input, init);
+      },
+    },
+  });
+  await next.start();
+  const final = await settled(next, entry.key);
+
+  expect(final.state).toBe("applied");
+  expect(requests).toContain(`GET /agent/runs/${entry.runId}`);
+  expect(requests.filter((request) => request === "POST /agent")).toHaveLength(0);
+  expect(await ledger(harness)).toHaveLength(1);
+});

@@ -59,12 +59,17 @@ test("a stream dropped after the claim is re-attached: applied once, no message 
 test("429 with Retry-After: the next request waits at least that long; applied once", async () => {
   const harness = await startHarness();
   const requests: RequestRecord[] = [];
-  const client = makeClient(harness, { deps: { fetch: recordingFetch(requests) } });
+  const online = manualSignal(true);
+  const client = makeClient(harness, { deps: { fetch: recordingFetch(requests), online } });
   await client.start();
   const interrupt = await askForDeployment(client, "t-429");
   await chaos(harness, [{ point: "before-response", action: "status", status: 429, retryAfterMs: 1000 }]);
 
   const entry = await client.answer({ threadId: "t-429", interruptId: interrupt.id, approved: true });
+  await entryReaches(client, entry.key, ["retry_wait"]);
+  // An online hint during the wait must not cut the server's Retry-After short.
+  online.set(false);
+  online.set(true);
   const final = await settled(client, entry.key);
 
   expect(final.state).toBe("applied");
