@@ -1,4 +1,5 @@
 export * from "./ag-ui";
+export * from "./background";
 export * from "./extensions";
 export * from "./headers";
 export * from "./outcome-codes";

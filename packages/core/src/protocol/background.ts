@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+/**
+ * Background runs: `POST /agent` with `forwardedProps.background = true`
+ * answers `202` with a {@link BackgroundResponse} instead of a stream; the
+ * client then polls `POST {agent}/background/poll` with the continuation token
+ * it holds. Each successful poll advances the run one step and hands out the
+ * next token; a failed poll leaves the held token current, so re-polling with
+ * it resumes where the run stopped (stored tool results are resubmitted, never
+ * re-executed).
+ */
+export const BackgroundStatus = {
+  queued: "queued",
+  inProgress: "in_progress",
+  completed: "completed",
+  failed: "failed",
+} as const;
+export type BackgroundStatus = (typeof BackgroundStatus)[keyof typeof BackgroundStatus];
+
+/** Body of `POST {agent}/background/poll`. */
+export const BackgroundPollRequestSchema = z.object({
+  continuationToken: z.string().min(1),
+});
+export type BackgroundPollRequest = z.infer<typeof BackgroundPollRequestSchema>;
+
+/** Answer to a background start or poll. */
+export const BackgroundResponseSchema = z.object({
+  runId: z.string(),
+  threadId: z.string(),
+  status: z.enum(["queued", "in_progress", "completed", "failed"]),
+  /** Poll with this next; null once the run is completed or failed. */
+  continuationToken: z.string().nullable(),
+  /** AG-UI events since the polled token, each carrying its `x-stream` cursor. */
+  events: z.array(z.record(z.string(), z.unknown())),
+  /** The run's last event seq (the cursor to persist). */
+  lastSeq: z.number().int().nonnegative(),
+  /** Why a failed run failed (`BACKGROUND_TOOL_RESULT_INDETERMINATE`, `BACKGROUND_TOOL_DELIVERY_REJECTED`). */
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export type BackgroundResponse = z.infer<typeof BackgroundResponseSchema>;
+
+/** `RUN_STARTED.metadata["x-background"]` of a background run. */
+export const BackgroundStartSchema = z.object({
+  continuationToken: z.string(),
+  pollPath: z.string(),
+});
+export type BackgroundStart = z.infer<typeof BackgroundStartSchema>;
