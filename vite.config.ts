@@ -40,10 +40,27 @@ export default defineConfig({
       },
       {
         extends: true,
+        // Pre-bundled up front: when Vite discovers React mid-run it bundles it twice
+        // and hooks see two copies of React on the first run.
+        optimizeDeps: {
+          include: [
+            "react",
+            "react/jsx-dev-runtime",
+            "react/jsx-runtime",
+            "react-dom",
+            "react-dom/client",
+            "@testing-library/react",
+            "@tanstack/react-query",
+            "zustand",
+          ],
+        },
         test: {
           name: "browser",
           root: repo,
-          include: ["packages/*/src/**/*.browser.test.{ts,tsx}", "packages/*/test/**/*.browser.test.{ts,tsx}"],
+          include: [
+            "packages/*/src/**/*.browser.test.{ts,tsx}",
+            "packages/*/test/**/*.browser.test.{ts,tsx}",
+          ],
           testTimeout: 20_000,
           browser: {
             enabled: true,

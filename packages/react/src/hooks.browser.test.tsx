@@ -1,0 +1,296 @@
+import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import { afterEach, expect, test } from "vitest";
+import { DefaultApprovalCard } from "./default-approval-card";
+import { FakeAgent } from "./test-util/fake-agent";
+import { FIXED_NOW, makeClient, manualSignal, renderWithClient } from "./test-util/render-client";
+import { useApproval } from "./use-approval";
+import { useApprovals } from "./use-approvals";
+import { useCapabilities } from "./use-capabilities";
+import { useConnection } from "./use-connection";
+import { useOutbox } from "./use-outbox";
+import type { CountdownClock } from "./use-retry-countdown";
+import { useThread } from "./use-thread";
+
+const THREAD = "thread-1";
+const disposers: Array<() => void> = [];
+
+afterEach(() => {
+  cleanup();
+  for (const dispose of disposers.splice(0)) dispose();
+});
+
+const frozenClock: CountdownClock = {
+  now: () => FIXED_NOW,
+  setInterval: () => 0,
+  clearInterval: () => {},
+};
+
+function ThreadView(props: { clock?: CountdownClock }) {
+  const thread = useThread(THREAD);
+  const approvals = useApprovals(THREAD);
+  return (
+    <div>
+      <p data-testid="run">{thread.run.name}</p>
+      <ul aria-label="messages">
+        {thread.messages.map((message) => (
+          <li
+            key={message.id}
+          >{`${message.role}: ${typeof message.content === "string" ? message.content : ""}`}</li>
+        ))}
+      </ul>
+      <ul aria-label="pending">
+        {thread.pendingInterrupts.map((interrupt) => (
+          <li key={interrupt.id}>{interrupt.message}</li>
+        ))}
+      </ul>
+      <button type="button" onClick={() => void thread.send("please deploy to prod").catch(() => {})}>
+        Send
+      </button>
+      {approvals.map((id) => (
+        <DefaultApprovalCard
+          key={id}
+          threadId={THREAD}
+          interruptId={id}
+          {...(props.clock ? { clock: props.clock } : {})}
+        />
+      ))}
+    </div>
+  );
+}
+
+function Tray() {
+  const outbox = useOutbox();
+  return (
+    <ul aria-label="outbox">
+      {outbox.entries.map((entry) => (
+        <li key={entry.key}>{`${entry.state} attempts=${entry.attempts}`}</li>
+      ))}
+    </ul>
+  );
+}
+
+function setup(agent = new FakeAgent(), options: Parameters<typeof makeClient>[1] = {}) {
+  const client = makeClient(agent, options);
+  disposers.push(() => client.dispose());
+  return { agent, client };
+}
+
+async function askForDeployment() {
+  fireEvent.click(screen.getByRole("button", { name: "Send" }));
+  await screen.findByRole("heading", { name: "Deploy to prod?" });
+}
+
+test("useThread hydrates on mount, then shows the reply and the pending interrupt after send", async () => {
+  const { agent, client } = setup();
+  renderWithClient(client, <ThreadView />);
+  await waitFor(() => expect(agent.count("hydrate")).toBe(1));
+  await askForDeployment();
+  const messages = screen.getByRole("list", { name: "messages" });
+  expect(messages.textContent).toContain("user: please deploy to prod");
+  expect(messages.textContent).toContain("assistant: I can do that.");
+  expect(screen.getByRole("list", { name: "pending" }).textContent).toBe("Deploy to prod?");
+  expect(screen.getByTestId("run").textContent).toBe("interrupted");
+  expect(screen.getByTestId("approval-card").getAttribute("data-state")).toBe("unanswered");
+});
+
+test("approving moves the card to applied and lists one entry in the outbox", async () => {
+  const { agent, client } = setup();
+  renderWithClient(
+    client,
+    <>
+      <ThreadView />
+      <Tray />
+    </>,
+  );
+  await askForDeployment();
+  expect(screen.getByRole("textbox", { name: /Target/ }).getAttribute("value")).toBe("prod");
+  fireEvent.click(screen.getByRole("button", { name: "Approve" }));
+  await waitFor(() => expect(screen.getByTestId("approval-status").textContent).toBe("Applied."));
+  expect(screen.getByTestId("approval-card").getAttribute("data-state")).toBe("applied");
+  expect(screen.getByTestId("approval-decision").textContent).toBe("You approved.");
+  expect(screen.getByRole("list", { name: "outbox" }).textContent).toBe("applied attempts=1");
+  expect(agent.count("resume")).toBe(1);
+  // The verdict outlives the interrupt: the thread dropped it, the card stays.
+  expect(screen.getByRole("list", { name: "pending" }).textContent).toBe("");
+});
+
+test("editing the target sends it as editedArgs", async () => {
+  const { client } = setup();
+  renderWithClient(client, <ThreadView />);
+  await askForDeployment();
+  fireEvent.change(screen.getByRole("textbox", { name: /Target/ }), { target: { value: "staging" } });
+  fireEvent.click(screen.getByRole("button", { name: "Approve with edits" }));
+  await waitFor(() => expect(screen.getByTestId("approval-status").textContent).toBe("Applied."));
+  expect(screen.getByTestId("approval-decision").textContent).toBe("You approved with target = staging.");
+  const entry = client.outbox.getState().entries[0];
+  expect(entry?.decision).toEqual({ kind: "approve", editedArgs: { target: "staging" } });
+});
+
+test("the editor validates as the person types and an invalid answer creates no entry", async () => {
+  const { agent, client } = setup();
+  renderWithClient(client, <ThreadView />);
+  await askForDeployment();
+  const target = screen.getByRole("textbox", { name: /Target/ });
+  expect(target.getAttribute("aria-invalid")).toBeNull();
+  fireEvent.change(target, { target: { value: "" } });
+  expect(target.getAttribute("aria-invalid")).toBe("true");
+  const error = screen.getByTestId("approval-error-target");
+  expect(error.textContent).toBe("Required.");
+  expect(target.getAttribute("aria-describedby")).toBe(error.id);
+  fireEvent.click(screen.getByRole("button", { name: /Approve/ }));
+  // Let any write that (wrongly) started settle before checking nothing was enqueued.
+  await act(async () => {
+    await client.start();
+  });
+  expect(client.outbox.getState().entries).toEqual([]);
+  expect(agent.count("resume")).toBe(0);
+  fireEvent.change(target, { target: { value: "canary" } });
+  expect(target.getAttribute("aria-invalid")).toBeNull();
+  expect(screen.queryByTestId("approval-error-target")).toBeNull();
+});
+
+test("a double click on Approve makes one entry and one request", async () => {
+  const { agent, client } = setup();
+  renderWithClient(client, <ThreadView />);
+  await askForDeployment();
+  const approve = screen.getByRole("button", { name: "Approve" });
+  fireEvent.click(approve);
+  fireEvent.click(approve);
+  await waitFor(() => expect(screen.getByTestId("approval-status").textContent).toBe("Applied."));
+  expect(client.outbox.getState().entries).toHaveLength(1);
+  expect(agent.count("resume")).toBe(1);
+});
+
+function ApproveTwice(props: { interruptId: string }) {
+  const approval = useApproval(THREAD, props.interruptId);
+  return (
+    <button
+      type="button"
+      onClick={() => {
+        void approval.answer(true);
+        void approval.answer(true);
+      }}
+    >
+      Twice
+    </button>
+  );
+}
+
+test("useApproval ignores a second answer() while the first is being written", async () => {
+  const agent = new FakeAgent();
+  const interruptId = agent.seedDeployQuestion(THREAD);
+  const { client } = setup(agent);
+  renderWithClient(
+    client,
+    <>
+      <ThreadView />
+      <ApproveTwice interruptId={interruptId} />
+    </>,
+  );
+  await screen.findByRole("heading", { name: "Deploy to prod?" });
+  fireEvent.click(screen.getByRole("button", { name: "Twice" }));
+  await waitFor(() => expect(screen.getByTestId("approval-status").textContent).toBe("Applied."));
+  expect(client.outbox.getState().entries).toHaveLength(1);
+  expect(agent.count("resume")).toBe(1);
+});
+
+test("retry_wait shows the countdown and Retry now sends again at once", async () => {
+  const agent = new FakeAgent();
+  agent.resumeScripts.push({ kind: "status", status: 503, retryAfterSeconds: 30 });
+  const { client } = setup(agent, { deps: { now: () => FIXED_NOW } });
+  renderWithClient(
+    client,
+    <>
+      <ThreadView clock={frozenClock} />
+      <Tray />
+    </>,
+  );
+  await askForDeployment();
+  fireEvent.click(screen.getByRole("button", { name: "Approve" }));
+  await waitFor(() =>
+    expect(screen.getByTestId("approval-status").textContent).toBe("Retrying in 30s (attempt 2)."),
+  );
+  expect(screen.getByRole("list", { name: "outbox" }).textContent).toBe("retry_wait attempts=1");
+  fireEvent.click(screen.getByRole("button", { name: "Retry now (30s)" }));
+  await waitFor(() => expect(screen.getByTestId("approval-status").textContent).toBe("Applied."));
+  expect(agent.count("resume")).toBe(2);
+  // The retry carried the same idempotency key.
+  const keys = agent.requests
+    .filter((request) => request.kind === "resume")
+    .map((request) => request.idempotencyKey);
+  expect(new Set(keys).size).toBe(1);
+});
+
+test("a lost answer is kept, explained, and can be resent as a message", async () => {
+  const agent = new FakeAgent();
+  agent.resumeScripts.push({ kind: "run_error", code: "APPROVAL_RESUME_INDETERMINATE", afterAck: true });
+  const { client } = setup(agent);
+  renderWithClient(client, <ThreadView />);
+  await askForDeployment();
+  fireEvent.change(screen.getByRole("textbox", { name: /Target/ }), { target: { value: "staging" } });
+  fireEvent.click(screen.getByRole("button", { name: "Approve with edits" }));
+  await waitFor(() =>
+    expect(screen.getByTestId("approval-status").textContent).toBe(
+      "Outcome unknown — the tool may have run. Your answer is kept.",
+    ),
+  );
+  expect(screen.getByTestId("approval-decision").textContent).toBe("You approved with target = staging.");
+  const messagesBefore = agent.count("message");
+  fireEvent.click(screen.getByRole("button", { name: "Resend as a message" }));
+  await waitFor(() => expect(agent.count("message")).toBe(messagesBefore + 1));
+  await waitFor(() => expect(client.outbox.getState().entries).toEqual([]));
+  expect(screen.getByRole("list", { name: "messages" }).textContent).toContain(
+    'My earlier answer to "Deploy to prod?" may not have arrived: I approved it with target = staging.',
+  );
+});
+
+function ConnectionBadge() {
+  const connection = useConnection();
+  const capabilities = useCapabilities();
+  return (
+    <p data-testid="connection">
+      {`${connection.link.name} online=${connection.online} recovery=${capabilities.data?.recovery?.version ?? "?"}`}
+    </p>
+  );
+}
+
+test("useConnection reflects the client's connection store, useCapabilities reads the contract", async () => {
+  const online = manualSignal(true);
+  const { agent, client } = setup(new FakeAgent(), { deps: { online } });
+  renderWithClient(client, <ConnectionBadge />, agent);
+  await waitFor(() =>
+    expect(screen.getByTestId("connection").textContent).toBe("connected online=true recovery=1"),
+  );
+  act(() => online.set(false));
+  expect(screen.getByTestId("connection").textContent).toBe("offline online=false recovery=1");
+  act(() => online.set(true));
+  expect(screen.getByTestId("connection").textContent).toBe("connected online=true recovery=1");
+});
+
+test("useOutbox lists every entry of the namespace", async () => {
+  const agent = new FakeAgent();
+  agent.seedDeployQuestion(THREAD, "prod");
+  agent.seedDeployQuestion("thread-2", "staging");
+  agent.resumeScripts.push({ kind: "status", status: 503, retryAfterSeconds: 60 });
+  const { client } = setup(agent);
+  renderWithClient(client, <Tray />);
+  for (const threadId of [THREAD, "thread-2"]) await client.thread(threadId).hydrate();
+  const [first] = client.thread(THREAD).store.getState().pendingInterrupts;
+  const [second] = client.thread("thread-2").store.getState().pendingInterrupts;
+  if (!first || !second) throw new Error("the seeded interrupts were not hydrated");
+  await act(async () => {
+    await client.answer({ threadId: THREAD, interruptId: first.id, approved: true });
+  });
+  await waitFor(() =>
+    expect(screen.getByRole("list", { name: "outbox" }).textContent).toBe("retry_wait attempts=1"),
+  );
+  await act(async () => {
+    await client.answer({ threadId: "thread-2", interruptId: second.id, approved: false });
+  });
+  await waitFor(() =>
+    expect(screen.getAllByRole("listitem").map((item) => item.textContent)).toEqual([
+      "retry_wait attempts=1",
+      "applied attempts=1",
+    ]),
+  );
+});

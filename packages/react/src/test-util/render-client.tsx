@@ -1,0 +1,56 @@
+/** Test-only helpers: a core client over a fake agent, rendered inside the provider. */
+import {
+  createOutboxClient,
+  type OutboxClient,
+  type OutboxClientOptions,
+  type Signal,
+} from "@agui-outbox/core";
+import { render } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { OutboxProvider } from "../outbox-provider";
+import type { FakeAgent } from "./fake-agent";
+
+/** A boolean signal the test flips by hand (the injected `online`). */
+export function manualSignal(initial: boolean): Signal & { set(value: boolean): void } {
+  let value = initial;
+  const listeners = new Set<(value: boolean) => void>();
+  return {
+    get: () => value,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    set(next) {
+      value = next;
+      for (const listener of listeners) listener(next);
+    },
+  };
+}
+
+export const FIXED_NOW = 1_800_000_000_000;
+
+export function makeClient(agent: FakeAgent, options: Partial<OutboxClientOptions> = {}): OutboxClient {
+  return createOutboxClient({
+    url: "/agent",
+    namespace: "user-1",
+    storage: "memory",
+    requestPersistence: false,
+    ...options,
+    deps: {
+      fetch: agent.fetch,
+      // No jitter: the retry delay is exactly the server's Retry-After.
+      random: () => 0,
+      online: manualSignal(true),
+      visible: manualSignal(true),
+      ...options.deps,
+    },
+  });
+}
+
+export function renderWithClient(client: OutboxClient, ui: ReactNode, agent?: FakeAgent) {
+  return render(
+    <OutboxProvider client={client} url="/agent" {...(agent ? { fetch: agent.fetch } : {})}>
+      {ui}
+    </OutboxProvider>,
+  );
+}
