@@ -1,4 +1,5 @@
 import { expect, test } from "vitest";
+import { EventType } from "../protocol";
 import { defaultOpenChannel } from "./channel";
 import { defaultLocks } from "./lock-manager";
 import { createTabCoordinator, type TabCoordinator } from "./tab-coordinator";
@@ -74,7 +75,7 @@ test("two coordinators in one page: one leads, stopping it hands over, messages 
   await expect(b.nextMessage(TabMessageType.leader)).resolves.toEqual({ type: "leader", tabId: "a" });
   expect(b.coordinator.state.leaderTabId).toBe("a");
 
-  const event = { type: "RUN_STARTED", threadId: "thread-1", runId: "run-1" } as const;
+  const event = { type: EventType.RUN_STARTED, threadId: "thread-1", runId: "run-1" } as const;
   expect(a.coordinator.broadcast({ type: TabMessageType.threadEvent, threadId: "thread-1", event })).toBe(
     true,
   );
