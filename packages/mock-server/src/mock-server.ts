@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { Header, OutcomeCode, parseEventId } from "@agui-outbox/core/protocol";
+import { BACKGROUND_POLL_PATH } from "./background/background-engine";
 import { ChaosRequestSchema } from "./chaos/fault";
 import { FaultQueue } from "./chaos/fault-queue";
 import { fixedCapabilities, legacyCapabilities } from "./engine/capabilities";
@@ -93,6 +94,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
 
     if (path === "/agent" && method === "POST") return handleAgentPost(req, res);
+    if (path === BACKGROUND_POLL_PATH && method === "POST" && engine.mode === MockMode.fixed) {
+      return handleBackgroundPoll(req, res);
+    }
     if (path === "/agent/capabilities" && method === "GET") {
       const fixed = engine.mode === MockMode.fixed;
       return sendJson(res, 200, fixed ? fixedCapabilities(resolved) : legacyCapabilities());
@@ -138,6 +142,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       sendError(res, result.status, result.code, result.message, result.headers);
       return;
     }
+    if (result.kind === "json") {
+      sendJson(res, result.status, result.body, result.headers);
+      return;
+    }
     if (result.kind === "direct") {
       result.start(new SseStream(res, { keepaliveMs: 0, dropAfterFrames: result.dropAfterFrames }));
       return;
@@ -147,6 +155,13 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       dropAfterFrames: result.dropAfterFrames,
     });
     engine.hub.attach(result.runId, result.afterSeq, stream);
+  }
+
+  async function handleBackgroundPoll(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await drainBody(req, res);
+    if (raw === undefined) return;
+    const answer = await engine.pollBackground(raw);
+    if (answer.kind === "json") sendJson(res, answer.status, answer.body, answer.headers);
   }
 
   function handleRunStatus(res: ServerResponse, runId: string): void {

@@ -51,7 +51,7 @@ export function emitText(emit: (event: AgUiEvent) => void, messageId: string, te
   emit({ type: "TEXT_MESSAGE_END", messageId } as AgUiEvent);
 }
 
-function lastUserText(messages: readonly Message[]): string {
+export function lastUserText(messages: readonly Message[]): string {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
     if (message?.role !== "user") continue;

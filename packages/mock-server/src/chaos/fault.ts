@@ -14,6 +14,11 @@ export const FaultPoint = {
   afterTool: "after-tool",
   /** The next stream's connection closes after `afterEvents` frames; the run goes on. */
   midStream: "mid-stream",
+  /**
+   * A background poll submits tool outputs after the tool ran: `status` fails the
+   * submission transiently (the poll answers that status), `fail` refuses it for good.
+   */
+  backgroundSubmit: "background-submit",
 } as const;
 export type FaultPoint = (typeof FaultPoint)[keyof typeof FaultPoint];
 
@@ -49,8 +54,15 @@ export const FaultSchema = z
   })
   .strict()
   .superRefine((fault, ctx) => {
-    if (fault.action === FaultAction.status && fault.point !== FaultPoint.beforeResponse) {
-      ctx.addIssue({ code: "custom", message: 'action "status" needs point "before-response"' });
+    if (
+      fault.action === FaultAction.status &&
+      fault.point !== FaultPoint.beforeResponse &&
+      fault.point !== FaultPoint.backgroundSubmit
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        message: 'action "status" needs point "before-response" or "background-submit"',
+      });
     }
     if (fault.point === FaultPoint.beforeResponse && fault.action !== FaultAction.status) {
       if (fault.action !== FaultAction.crash) {

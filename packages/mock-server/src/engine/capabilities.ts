@@ -5,6 +5,7 @@ import {
   type RecoveryCapability,
 } from "@agui-outbox/core/protocol";
 import { DEPLOY_TOOL, DEPLOY_TOOL_DESCRIPTION, deployToolParameters } from "../agent/deploy-script";
+import { BACKGROUND_POLL_PATH } from "../background/background-engine";
 import type { ResolvedOptions } from "../options";
 
 /** `GET /agent/capabilities` in `fixed` mode: AG-UI capabilities plus the recovery contract. */
@@ -15,6 +16,7 @@ export function fixedCapabilities(options: ResolvedOptions): AgentCapabilities {
     eventLogRetentionMs: options.eventLogRetentionMs,
     claimLeaseMs: options.claimLeaseMs,
     keepaliveMs: options.keepaliveMs,
+    background: { pollPath: BACKGROUND_POLL_PATH },
   };
   return {
     identity: { name: "agui-outbox mock agent", type: "mock", version: "0.1.0" },

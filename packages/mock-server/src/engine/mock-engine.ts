@@ -27,6 +27,7 @@ import {
   threadOccurrences,
   threadOf,
 } from "../agent/scripted-turns";
+import { type BackgroundAnswer, BackgroundEngine } from "../background/background-engine";
 import { FaultAction, FaultPoint } from "../chaos/fault";
 import type { FaultQueue } from "../chaos/fault-queue";
 import { MockMode, type ResolvedOptions } from "../options";
@@ -40,6 +41,7 @@ import {
   OccurrenceState,
   type OutcomeRecord,
   type StoredToolResult,
+  upgradeState,
 } from "../state/mock-state";
 import type { MockStore } from "../store/mock-store";
 import { parseRunInput } from "./parse-run-input";
@@ -68,6 +70,12 @@ export type AgentPostResult =
       readonly kind: "direct";
       readonly dropAfterFrames: number | undefined;
       readonly start: (sink: AfSink) => void;
+    }
+  | {
+      readonly kind: "json";
+      readonly status: number;
+      readonly body: unknown;
+      readonly headers?: Readonly<Record<string, string>>;
     }
   | { readonly kind: "crashed" };
 
@@ -106,6 +114,7 @@ export class MockEngine {
   readonly #crash: (point: string) => void;
   readonly #hub: RunHub;
   readonly #af: AfEngine;
+  readonly #background: BackgroundEngine;
   #state: MockState;
   #mode: MockMode;
   /** Bumped by a reset so runs started before it stop writing. */
@@ -118,7 +127,7 @@ export class MockEngine {
     this.#faults = deps.faults;
     this.#crash = deps.crash;
     this.#mode = deps.options.mode;
-    this.#state = deps.store.load() ?? emptyState();
+    this.#state = upgradeState(deps.store.load() ?? emptyState());
     this.#hub = new RunHub({
       state: () => this.#state,
       save: () => this.#save(),
@@ -135,6 +144,24 @@ export class MockEngine {
       },
       crashAt: (point) => this.#crashAt(point),
     });
+    this.#background = new BackgroundEngine({
+      options: deps.options,
+      faults: deps.faults,
+      hub: this.#hub,
+      state: () => this.#state,
+      save: () => this.#save(),
+      aliveCheck: () => {
+        const epoch = this.#epoch;
+        return () => !this.#dead && this.#epoch === epoch;
+      },
+      crashAt: (point) => this.#crashAt(point),
+    });
+  }
+
+  /** `POST /agent/background/poll`. */
+  pollBackground(raw: Buffer): Promise<BackgroundAnswer> {
+    this.#prune();
+    return this.#background.poll(raw);
   }
 
   get mode(): MockMode {
@@ -158,6 +185,7 @@ export class MockEngine {
     this.#epoch += 1;
     this.#hub.dropAll();
     this.#af.reset();
+    this.#background.reset();
     this.#state = emptyState();
     this.#faults.clear();
     this.#save();
@@ -184,7 +212,7 @@ export class MockEngine {
       status: terminal === null ? "running" : terminal.type === "RUN_FINISHED" ? "finished" : "error",
       lastSeq: run.lastSeq,
       terminal: terminal === null ? null : { ...terminal },
-      continuationToken: run.continuationToken,
+      continuationToken: this.#background.tokenOf(runId) ?? run.continuationToken,
     };
   }
 
@@ -229,6 +257,11 @@ export class MockEngine {
         dropAfterFrames: drop === undefined ? undefined : (drop.afterEvents ?? 1),
         start: (sink) => this.#af.run(flavour, input, sink),
       };
+    }
+
+    const background = (input.forwardedProps as { background?: unknown } | undefined)?.background === true;
+    if (background && (input.resume ?? []).length === 0 && input.messages.length > 0) {
+      return this.#background.start(input);
     }
 
     const wasLive = this.#hub.isLive(input.runId);

@@ -13,10 +13,30 @@ export interface MockState {
   idempotency: Record<string, IdempotencyRecord>;
   runs: Record<string, RunRecord>;
   ledger: LedgerEntry[];
+  /** Background runs, keyed by runId. */
+  background: Record<string, BackgroundRun>;
+  /** Every continuation token ever handed out, so a stale one is told apart from an unknown one. */
+  backgroundTokens: Record<string, BackgroundToken>;
 }
 
 export function emptyState(): MockState {
-  return { version: 1, threads: {}, occurrences: {}, idempotency: {}, runs: {}, ledger: [] };
+  return {
+    version: 1,
+    threads: {},
+    occurrences: {},
+    idempotency: {},
+    runs: {},
+    ledger: [],
+    background: {},
+    backgroundTokens: {},
+  };
+}
+
+/** Fills fields added after a state file was written. */
+export function upgradeState(state: MockState): MockState {
+  state.background ??= {};
+  state.backgroundTokens ??= {};
+  return state;
 }
 
 export interface ThreadRecord {
@@ -129,4 +149,53 @@ export interface LedgerEntry {
   readonly name: string;
   readonly args: Record<string, unknown>;
   readonly at: string;
+}
+
+/**
+ * `REQUESTED → EXECUTING → COMPLETED (result stored) → DELIVERING → DELIVERED`,
+ * side exit `INDETERMINATE` (executing, no result, its poll gone).
+ */
+export const CallState = {
+  requested: "REQUESTED",
+  executing: "EXECUTING",
+  completed: "COMPLETED",
+  delivering: "DELIVERING",
+  delivered: "DELIVERED",
+  indeterminate: "INDETERMINATE",
+} as const;
+export type CallState = (typeof CallState)[keyof typeof CallState];
+
+/** One tool call of a background run; identity is (responseId, callId, position), never callId alone. */
+export interface BackgroundCall {
+  readonly responseId: string;
+  readonly callId: string;
+  readonly position: number;
+  readonly name: string;
+  readonly args: Record<string, unknown>;
+  state: CallState;
+  result: { readonly messageId: string; readonly content: string } | null;
+}
+
+export interface BackgroundRun {
+  readonly runId: string;
+  readonly threadId: string;
+  status: "queued" | "in_progress" | "completed" | "failed";
+  /** 0: the model turn that requests tool calls; 1: the final model turn; 2: done. */
+  step: number;
+  /** The current continuation token; null once the run is done. */
+  token: string | null;
+  /** The token whose poll finished the run: re-polling it returns the final answer again. */
+  finalToken: string | null;
+  /** What the user asked, for the scripted model turns. */
+  readonly request: string;
+  calls: BackgroundCall[];
+  /** The poll advancing the run right now; its lease lets a dead instance's poll lapse. */
+  poll: { readonly pollId: string; leaseUntil: number } | null;
+  error: { readonly code: string; readonly message: string } | null;
+}
+
+export interface BackgroundToken {
+  readonly runId: string;
+  /** Events after this seq answer the poll made with this token. */
+  readonly afterSeq: number;
 }

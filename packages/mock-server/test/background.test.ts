@@ -1,0 +1,205 @@
+import { type BackgroundResponse, BackgroundResponseSchema } from "@agui-outbox/core/protocol";
+import { expect, test } from "vitest";
+import type { MockServer } from "../src/index";
+import { addFaults, gatedSleep, ledger, manualClock, post, start, tempStatePath } from "./support/harness";
+
+async function startBackground(server: MockServer, threadId: string, text = "please deploy to prod") {
+  const response = await post(
+    server,
+    JSON.stringify({
+      threadId,
+      runId: `${threadId}-bg`,
+      messages: [{ id: `${threadId}-m1`, role: "user", content: text }],
+      forwardedProps: { background: true },
+    }),
+  );
+  expect(response.status).toBe(202);
+  return BackgroundResponseSchema.parse(await response.json());
+}
+
+async function poll(server: MockServer, continuationToken: string) {
+  const response = await fetch(`${server.url}/agent/background/poll`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ continuationToken }),
+  });
+  const body = (await response.json()) as unknown;
+  return { status: response.status, response, body };
+}
+
+async function pollOk(server: MockServer, token: string): Promise<BackgroundResponse> {
+  const { status, body } = await poll(server, token);
+  expect(status, JSON.stringify(body)).toBe(200);
+  return BackgroundResponseSchema.parse(body);
+}
+
+const types = (response: BackgroundResponse) => response.events.map((event) => event.type);
+
+test("start returns a continuation token; polling advances the run to completion, one execution", async () => {
+  const server = await start();
+  const started = await startBackground(server, "t-bg");
+  expect(started).toMatchObject({ status: "queued", runId: "t-bg-bg", lastSeq: 1 });
+  expect(types(started)).toEqual(["RUN_STARTED"]);
+  expect((started.events[0]?.metadata as Record<string, unknown>)["x-background"]).toEqual({
+    continuationToken: started.continuationToken,
+    pollPath: "/agent/background/poll",
+  });
+
+  const first = await pollOk(server, started.continuationToken ?? "");
+  expect(first.status).toBe("in_progress");
+  expect(types(first)).toContain("TOOL_CALL_RESULT");
+  expect(first.continuationToken).not.toBe(started.continuationToken);
+  expect(first.events[0]?.metadata).toMatchObject({ "x-stream": { runId: "t-bg-bg", seq: 2 } });
+
+  const second = await pollOk(server, first.continuationToken ?? "");
+  expect(second).toMatchObject({ status: "completed", continuationToken: null, error: null });
+  expect(types(second).at(-1)).toBe("RUN_FINISHED");
+  expect(await ledger(server)).toEqual([
+    expect.objectContaining({ name: "deploy_change", args: { target: "prod" } }),
+  ]);
+
+  const status = await (await fetch(`${server.url}/agent/runs/t-bg-bg`)).json();
+  expect(status).toMatchObject({ status: "finished", continuationToken: null, lastSeq: second.lastSeq });
+  const capabilities = (await (await fetch(`${server.url}/agent/capabilities`)).json()) as {
+    custom: Record<string, { background?: unknown }>;
+  };
+  expect(capabilities.custom["x-recovery"]?.background).toEqual({ pollPath: "/agent/background/poll" });
+});
+
+test("the reference sequence: poll → tool → submission 429 → re-poll with the held token: one execution, the stored result delivered", async () => {
+  const server = await start();
+  const started = await startBackground(server, "t-429");
+  const held = started.continuationToken ?? "";
+  await addFaults(server, [{ point: "background-submit", action: "status", status: 429, retryAfterMs: 500 }]);
+
+  const failed = await poll(server, held);
+  expect(failed.status).toBe(429);
+  expect(failed.response.headers.get("retry-after")).toBe("1");
+  expect(failed.body).toMatchObject({ error: { code: "RATE_LIMITED" } });
+  expect(await ledger(server)).toHaveLength(1);
+
+  const repolled = await pollOk(server, held);
+  expect(repolled.status).toBe("in_progress");
+  // The events of the failed poll arrive now, once: the result the tool produced the first time.
+  expect(types(repolled).filter((type) => type === "TOOL_CALL_RESULT")).toHaveLength(1);
+  expect(await ledger(server)).toHaveLength(1);
+
+  const done = await pollOk(server, repolled.continuationToken ?? "");
+  expect(done.status).toBe("completed");
+  expect(await ledger(server)).toHaveLength(1);
+});
+
+test("a submission refused for good fails the run with BACKGROUND_TOOL_DELIVERY_REJECTED", async () => {
+  const server = await start();
+  const started = await startBackground(server, "t-rejected");
+  await addFaults(server, [{ point: "background-submit", action: "fail" }]);
+  const failed = await pollOk(server, started.continuationToken ?? "");
+  expect(failed).toMatchObject({
+    status: "failed",
+    continuationToken: null,
+    error: { code: "BACKGROUND_TOOL_DELIVERY_REJECTED" },
+  });
+  expect(failed.events.at(-1)).toMatchObject({
+    type: "RUN_ERROR",
+    code: "BACKGROUND_TOOL_DELIVERY_REJECTED",
+  });
+  // Re-polling the same token repeats the answer; it does not run the tool again.
+  expect(await pollOk(server, started.continuationToken ?? "")).toEqual(failed);
+  expect(await ledger(server)).toHaveLength(1);
+});
+
+test("two concurrent polls of one token: one proceeds, the other gets BACKGROUND_POLL_IN_PROGRESS", async () => {
+  const gate = gatedSleep();
+  const server = await start({ sleep: gate.sleep });
+  const started = await startBackground(server, "t-race");
+  const token = started.continuationToken ?? "";
+  const first = poll(server, token);
+  await expect.poll(() => gate.pending).toBe(1);
+  const second = await poll(server, token);
+  expect(second.status).toBe(409);
+  expect(second.body).toMatchObject({ error: { code: "BACKGROUND_POLL_IN_PROGRESS" } });
+  gate.releaseAll();
+  expect((await first).status).toBe(200);
+  expect(await ledger(server)).toHaveLength(1);
+});
+
+test("a stale token gets BACKGROUND_TOKEN_STALE and an unknown one BACKGROUND_TOKEN_UNKNOWN, never a re-run", async () => {
+  const server = await start();
+  const started = await startBackground(server, "t-stale");
+  const first = await pollOk(server, started.continuationToken ?? "");
+  const stale = await poll(server, started.continuationToken ?? "");
+  expect(stale.status).toBe(409);
+  expect(stale.body).toMatchObject({ error: { code: "BACKGROUND_TOKEN_STALE" } });
+  const unknown = await poll(server, "bgt_unknown");
+  expect(unknown.status).toBe(404);
+  expect(unknown.body).toMatchObject({ error: { code: "BACKGROUND_TOKEN_UNKNOWN" } });
+  const status = (await (await fetch(`${server.url}/agent/runs/t-stale-bg`)).json()) as Record<
+    string,
+    unknown
+  >;
+  expect(status.continuationToken).toBe(first.continuationToken);
+  expect(await ledger(server)).toHaveLength(1);
+});
+
+test("a tool cut off mid-execution with no stored result is BACKGROUND_TOOL_RESULT_INDETERMINATE", async () => {
+  const server = await start();
+  const started = await startBackground(server, "t-cut");
+  await addFaults(server, [{ point: "mid-tool", action: "fail" }]);
+  const failed = await pollOk(server, started.continuationToken ?? "");
+  expect(failed).toMatchObject({ status: "failed", error: { code: "BACKGROUND_TOOL_RESULT_INDETERMINATE" } });
+  expect(await pollOk(server, started.continuationToken ?? "")).toEqual(failed);
+  expect(await ledger(server)).toHaveLength(1);
+});
+
+test("state survives a crash: a crash during submission, restart, re-poll delivers the stored result once", async () => {
+  const path = tempStatePath();
+  const clock = manualClock();
+  const options = { store: { kind: "file", path } as const, clock, claimLeaseMs: 1_000 };
+  const first = await start(options);
+  const started = await startBackground(first, "t-crash");
+  const held = started.continuationToken ?? "";
+  await addFaults(first, [{ point: "background-submit", action: "crash" }]);
+  await poll(first, held).catch(() => undefined);
+  await first.crashed;
+
+  const second = await start(options);
+  expect(await ledger(second)).toHaveLength(1);
+  // The dead poll's lease still holds the run.
+  expect((await poll(second, held)).body).toMatchObject({ error: { code: "BACKGROUND_POLL_IN_PROGRESS" } });
+  clock.advance(1_001);
+  const repolled = await pollOk(second, held);
+  expect(repolled.status).toBe("in_progress");
+  const done = await pollOk(second, repolled.continuationToken ?? "");
+  expect(done.status).toBe("completed");
+  // One log across the restart: seqs stay gap-free.
+  const seqs = [...started.events, ...repolled.events, ...done.events].map(
+    (event) => (event.metadata as { "x-stream": { seq: number } })["x-stream"].seq,
+  );
+  expect(seqs).toEqual(seqs.map((_, index) => index + 1));
+  expect(await ledger(second)).toHaveLength(1);
+});
+
+test("a crash mid-tool: after the restart the re-poll reports INDETERMINATE and never re-runs", async () => {
+  const path = tempStatePath();
+  const clock = manualClock();
+  const options = { store: { kind: "file", path } as const, clock, claimLeaseMs: 1_000 };
+  const first = await start(options);
+  const started = await startBackground(first, "t-crash-mid");
+  await addFaults(first, [{ point: "mid-tool", action: "crash" }]);
+  await poll(first, started.continuationToken ?? "").catch(() => undefined);
+  await first.crashed;
+
+  const second = await start(options);
+  clock.advance(1_001);
+  const failed = await pollOk(second, started.continuationToken ?? "");
+  expect(failed).toMatchObject({ status: "failed", error: { code: "BACKGROUND_TOOL_RESULT_INDETERMINATE" } });
+  expect(await ledger(second)).toHaveLength(1);
+});
+
+test("a background request without a deploy completes with a plain reply and no tool", async () => {
+  const server = await start();
+  const started = await startBackground(server, "t-chat", "hello");
+  const done = await pollOk(server, started.continuationToken ?? "");
+  expect(done.status).toBe("completed");
+  expect(await ledger(server)).toHaveLength(0);
+});
