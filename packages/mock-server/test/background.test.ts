@@ -40,9 +40,11 @@ test("start returns a continuation token; polling advances the run to completion
   const started = await startBackground(server, "t-bg");
   expect(started).toMatchObject({ status: "queued", runId: "t-bg-bg", lastSeq: 1 });
   expect(types(started)).toEqual(["RUN_STARTED"]);
-  expect((started.events[0]?.metadata as Record<string, unknown>)["x-background"]).toEqual({
-    continuationToken: started.continuationToken,
-    pollPath: "/agent/background/poll",
+  expect(started.events[0]?.metadata).toMatchObject({
+    "x-background": {
+      continuationToken: started.continuationToken,
+      pollPath: "/agent/background/poll",
+    },
   });
 
   const first = await pollOk(server, started.continuationToken ?? "");
