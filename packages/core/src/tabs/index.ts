@@ -6,6 +6,7 @@ export {
   defaultOpenChannel,
   type MessageEventLike,
 } from "./channel";
+export { createEntryChangeTracker, type EntryChanges, type EntryChangeTracker } from "./entry-changes";
 export { OutboxEntrySchema } from "./entry-schema";
 export {
   InMemoryBroadcastHub,
