@@ -5,7 +5,9 @@
  *
  * Env: PORT (8787), MOCK_HOST (127.0.0.1), MOCK_MODE (fixed), MOCK_STORE
  * (memory | file, default memory), MOCK_DATA (file store path, default
- * .mock-data/state.json under the repo root).
+ * .mock-data/state.json under the repo root), and the tunables MOCK_CLAIM_LEASE_MS,
+ * MOCK_TOOL_DURATION_MS, MOCK_KEEPALIVE_MS, MOCK_INTERRUPT_TTL_MS (so a demo can
+ * show a lease lapsing in seconds rather than the default 30 s).
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -24,6 +26,32 @@ function storeFromEnv(env: NodeJS.ProcessEnv): StoreConfig {
   throw new Error(`MOCK_STORE must be "memory" or "file"`);
 }
 
+function numberFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === "") return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
+  return value;
+}
+
+function tunablesFromEnv(env: NodeJS.ProcessEnv) {
+  const tunables: {
+    claimLeaseMs?: number;
+    toolDurationMs?: number;
+    keepaliveMs?: number;
+    interruptTtlMs?: number;
+  } = {};
+  const lease = numberFromEnv(env, "MOCK_CLAIM_LEASE_MS");
+  const tool = numberFromEnv(env, "MOCK_TOOL_DURATION_MS");
+  const keepalive = numberFromEnv(env, "MOCK_KEEPALIVE_MS");
+  const ttl = numberFromEnv(env, "MOCK_INTERRUPT_TTL_MS");
+  if (lease !== undefined) tunables.claimLeaseMs = lease;
+  if (tool !== undefined) tunables.toolDurationMs = tool;
+  if (keepalive !== undefined) tunables.keepaliveMs = keepalive;
+  if (ttl !== undefined) tunables.interruptTtlMs = ttl;
+  return tunables;
+}
+
 async function runChild(): Promise<void> {
   const { startMockServer } = await import("./mock-server");
   const mode = process.env.MOCK_MODE ?? MockMode.fixed;
@@ -34,6 +62,7 @@ async function runChild(): Promise<void> {
     host: process.env.MOCK_HOST ?? "127.0.0.1",
     mode,
     store,
+    ...tunablesFromEnv(process.env),
     onCrash: (info) => {
       console.error(`[mock] crash fault at ${info.point}: exiting with ${CRASH_EXIT_CODE}`);
       process.exit(CRASH_EXIT_CODE);
