@@ -18,5 +18,5 @@ test("every data line has exactly five cells, even when a text holds a pipe", ()
   const line = markdown.trimEnd().split("\n")[2] ?? "";
   const cells = line.split(/(?<!\\)\|/).slice(1, -1);
   expect(cells).toHaveLength(5);
-  expect(line).toContain("*Decision:* x y");
+  expect(line).toContain("_Decision:_ x y");
 });

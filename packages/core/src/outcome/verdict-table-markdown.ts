@@ -11,7 +11,7 @@ export function verdictTableMarkdown(rows: readonly VerdictRow[] = VERDICT_TABLE
   const lines = ["| rule | servers | signal | verdict | why |", "|---|---|---|---|---|"];
   for (const row of rows) {
     const why =
-      row.decision === undefined ? row.description : `${row.description} *Decision:* ${row.decision}`;
+      row.decision === undefined ? row.description : `${row.description} _Decision:_ ${row.decision}`;
     lines.push(
       `| \`${row.id}\` | ${row.servers.join(", ")} | ${cell(row.signal)} | **${row.verdict}** | ${cell(why)} |`,
     );
