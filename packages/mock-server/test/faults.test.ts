@@ -316,3 +316,46 @@ test("a tool cut off mid-execution is INDETERMINATE and never re-run by a later 
   }
   expect(await ledger(server)).toHaveLength(1);
 });
+
+test("EOF before the claim ack: the retry with the same key applies once (attached or replayed)", async () => {
+  const server = await start();
+  const { interrupt } = await askToDeploy(server, "t-eof");
+  await addFaults(server, [{ point: "mid-stream", action: "drop", afterEvents: 0 }]);
+  const spec = {
+    threadId: "t-eof",
+    runId: "run-eof",
+    interruptId: interrupt.id,
+    key: "key-eof",
+    payload: APPROVE,
+  };
+  const lost = await post(server, resumeBody(spec), { "idempotency-key": spec.key })
+    .then((response) => response.text())
+    .then(
+      () => "ended",
+      () => "cut",
+    );
+  expect(lost).toBe("cut");
+
+  const retried = await resume(server, spec);
+  expect(terminal(retried)).toMatchObject({ type: "RUN_FINISHED", runId: "run-eof" });
+  expect(retried.types).not.toContain("RUN_ERROR");
+  expect(await ledger(server)).toHaveLength(1);
+});
+
+test("an auth failure status is answered as configured, and nothing is claimed", async () => {
+  const server = await start();
+  const { interrupt } = await askToDeploy(server, "t-401");
+  await addFaults(server, [{ point: "before-response", action: "status", status: 401 }]);
+  const spec = {
+    threadId: "t-401",
+    runId: "run-401",
+    interruptId: interrupt.id,
+    key: "key-401",
+    payload: APPROVE,
+  };
+  const denied = await post(server, resumeBody(spec), { "idempotency-key": spec.key });
+  expect(denied.status).toBe(401);
+  expect(await denied.json()).toMatchObject({ error: { code: "UNAUTHORIZED" } });
+  expect(terminal(await resume(server, spec)).type).toBe("RUN_FINISHED");
+  expect(await ledger(server)).toHaveLength(1);
+});

@@ -36,12 +36,32 @@ export function deployTarget(text: string): string {
   return named?.toLowerCase() ?? "staging";
 }
 
+/**
+ * Every target the message names, in order: "deploy to prod and staging" asks
+ * for two deployments, so two approval-gated tool calls in one run.
+ */
+export function deployTargets(text: string): string[] {
+  const named: string[] = [];
+  for (const match of text.matchAll(/\b(prod(?:uction)?|staging)\b/gi)) {
+    const target = (match[1] ?? "").toLowerCase().startsWith("prod") ? "prod" : "staging";
+    if (!named.includes(target)) named.push(target);
+  }
+  return named.length > 0 ? named : [deployTarget(text)];
+}
+
 export function deployQuestion(target: string): string {
   return `Deploy to ${target}?`;
 }
 
 export function deployIntro(target: string): string {
   return `I can deploy this change to ${target}. I need your approval first.`;
+}
+
+export function deployIntroMany(targets: readonly string[]): string {
+  return deployIntro(targets.join(" and ")).replace(
+    " I need your approval first.",
+    " I need your approval for each.",
+  );
 }
 
 export function deployDone(target: string): string {

@@ -11,8 +11,9 @@ import {
   asksToDeploy,
   DEPLOY_TOOL,
   deployIntro,
+  deployIntroMany,
   deployQuestion,
-  deployTarget,
+  deployTargets,
   SMALL_TALK_TEXT,
 } from "./deploy-script";
 
@@ -84,57 +85,61 @@ export function scriptUserTurn(ctx: TurnContext, input: RunAgentInput, style: In
     return;
   }
 
-  const target = deployTarget(text);
-  const args = { target };
-  const argsJson = JSON.stringify(args);
-  const toolCallId = `call_${ctx.randomUUID()}`;
-  const intro = deployIntro(target);
+  const targets = deployTargets(text);
+  const intro = targets.length === 1 ? deployIntro(targets[0] ?? "staging") : deployIntroMany(targets);
   emitText(ctx.emit, messageId, intro);
-  ctx.emit({
-    type: "TOOL_CALL_START",
-    toolCallId,
-    toolCallName: DEPLOY_TOOL,
-    parentMessageId: messageId,
-  } as AgUiEvent);
-  ctx.emit({ type: "TOOL_CALL_ARGS", toolCallId, delta: argsJson } as AgUiEvent);
-  ctx.emit({ type: "TOOL_CALL_END", toolCallId } as AgUiEvent);
-
   const expiresAt = style.ttlMs === undefined ? Number.POSITIVE_INFINITY : ctx.now + style.ttlMs;
-  const interrupt: Interrupt = {
-    id: toolCallId,
-    reason: "tool_call",
-    toolCallId,
-    message: deployQuestion(target),
-    responseSchema: style.responseSchema,
-    ...(style.ttlMs === undefined ? {} : { expiresAt: new Date(expiresAt).toISOString() }),
-  };
-  ctx.state.occurrences[occurrenceKey(threadId, toolCallId)] = {
-    threadId,
-    interruptId: toolCallId,
-    toolCallId,
-    toolName: DEPLOY_TOOL,
-    args,
-    interrupt,
-    createdAt: ctx.now,
-    // JSON has no Infinity: a never-expiring interrupt is stored with the largest date.
-    expiresAt: Number.isFinite(expiresAt) ? expiresAt : 8.64e15,
-    state: OccurrenceState.pending,
-    claim: null,
-    decision: null,
-    result: null,
-    outcome: null,
-  };
-  thread.messages.push({
-    id: messageId,
-    role: "assistant",
-    content: intro,
-    toolCalls: [{ id: toolCallId, type: "function", function: { name: DEPLOY_TOOL, arguments: argsJson } }],
-  });
+  const interrupts: Interrupt[] = [];
+  const toolCalls: { id: string; type: "function"; function: { name: string; arguments: string } }[] = [];
+  for (const target of targets) {
+    const args = { target };
+    const argsJson = JSON.stringify(args);
+    const toolCallId = `call_${ctx.randomUUID()}`;
+    ctx.emit({
+      type: "TOOL_CALL_START",
+      toolCallId,
+      toolCallName: DEPLOY_TOOL,
+      parentMessageId: messageId,
+    } as AgUiEvent);
+    ctx.emit({ type: "TOOL_CALL_ARGS", toolCallId, delta: argsJson } as AgUiEvent);
+    ctx.emit({ type: "TOOL_CALL_END", toolCallId } as AgUiEvent);
+    const interrupt: Interrupt = {
+      id: toolCallId,
+      reason: "tool_call",
+      toolCallId,
+      message: deployQuestion(target),
+      responseSchema: style.responseSchema,
+      ...(style.ttlMs === undefined ? {} : { expiresAt: new Date(expiresAt).toISOString() }),
+    };
+    interrupts.push(interrupt);
+    toolCalls.push({
+      id: toolCallId,
+      type: "function",
+      function: { name: DEPLOY_TOOL, arguments: argsJson },
+    });
+    ctx.state.occurrences[occurrenceKey(threadId, toolCallId)] = {
+      threadId,
+      interruptId: toolCallId,
+      toolCallId,
+      toolName: DEPLOY_TOOL,
+      args,
+      interrupt,
+      createdAt: ctx.now,
+      // JSON has no Infinity: a never-expiring interrupt is stored with the largest date.
+      expiresAt: Number.isFinite(expiresAt) ? expiresAt : 8.64e15,
+      state: OccurrenceState.pending,
+      claim: null,
+      decision: null,
+      result: null,
+      outcome: null,
+    };
+  }
+  thread.messages.push({ id: messageId, role: "assistant", content: intro, toolCalls });
   ctx.emit({
     type: "RUN_FINISHED",
     threadId,
     runId,
-    outcome: { type: "interrupt", interrupts: [interrupt] },
+    outcome: { type: "interrupt", interrupts },
   } as AgUiEvent);
 }
 

@@ -30,6 +30,7 @@ import {
 import { type BackgroundAnswer, BackgroundEngine } from "../background/background-engine";
 import { FaultAction, FaultPoint } from "../chaos/fault";
 import type { FaultQueue } from "../chaos/fault-queue";
+import { injectedStatusError } from "../chaos/injected-status";
 import { MockMode, type ResolvedOptions } from "../options";
 import { type Attempt, RunHub } from "../runs/run-hub";
 import {
@@ -243,8 +244,7 @@ export class MockEngine {
       return {
         kind: "error",
         status,
-        code: status === 429 ? OutcomeCode.RATE_LIMITED : OutcomeCode.UNAVAILABLE,
-        message: status === 429 ? "too many requests; retry later" : "the agent is unavailable; retry later",
+        ...injectedStatusError(status),
         headers,
       };
     }
