@@ -19,6 +19,7 @@ import {
 import { emitText, lastUserText, threadOf } from "../agent/scripted-turns";
 import { FaultAction, FaultPoint } from "../chaos/fault";
 import type { FaultQueue } from "../chaos/fault-queue";
+import { injectedStatusError } from "../chaos/injected-status";
 import { ServerGone } from "../engine/run-failure";
 import type { ResolvedOptions } from "../options";
 import type { Attempt, RunHub } from "../runs/run-hub";
@@ -435,12 +436,7 @@ export class BackgroundEngine {
   #transient(status: number, retryAfterMs: number | undefined, message: string): BackgroundAnswer {
     const headers: Record<string, string> = {};
     if (retryAfterMs !== undefined) headers["retry-after"] = String(Math.ceil(retryAfterMs / 1000));
-    return error(
-      status,
-      status === 429 ? OutcomeCode.RATE_LIMITED : OutcomeCode.UNAVAILABLE,
-      message,
-      headers,
-    );
+    return error(status, injectedStatusError(status).code, message, headers);
   }
 
   #newToken(): string {
