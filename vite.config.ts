@@ -9,8 +9,11 @@ import { chromiumArgs, chromiumExecutablePath } from "./e2e/chromium.ts";
 const repo = fileURLToPath(new URL(".", import.meta.url));
 const mockPort = Number(process.env.MOCK_PORT ?? 8787);
 
-// The dev server settings are for `npm run demo` only: Vitest's browser mode runs
-// its own server, which must not inherit the fixed port or the proxy.
+// The dev server settings are for the demo only: Vitest's browser mode runs its own
+// server, which must not inherit the fixed port or the proxy. `npm run demo` and the
+// end-to-end tests serve the production build with `vite preview` (same port and
+// proxy): the dev server's React refresh preamble is an inline script, which the
+// demo's Content-Security-Policy refuses.
 const demoServer = {
   port: Number(process.env.DEMO_PORT ?? 5173),
   strictPort: true,
@@ -23,7 +26,7 @@ const demoServer = {
 export default defineConfig({
   root: `${repo}demo`,
   plugins: [react()],
-  ...(process.env.VITEST ? {} : { server: demoServer }),
+  ...(process.env.VITEST ? {} : { server: demoServer, preview: demoServer }),
   test: {
     projects: [
       {

@@ -35,11 +35,13 @@ export default defineConfig({
       timeout: 60_000,
     },
     {
-      command: `${repo}node_modules/.bin/vite --config ${repo}vite.config.ts`,
+      // The production build under `vite preview`: the dev server's inline React
+      // refresh preamble would break the page's strict Content-Security-Policy.
+      command: `${repo}node_modules/.bin/vite build --config ${repo}vite.config.ts --logLevel warn && ${repo}node_modules/.bin/vite preview --config ${repo}vite.config.ts`,
       url: `http://127.0.0.1:${demoPort}/`,
       env: { DEMO_PORT: String(demoPort), MOCK_PORT: String(mockPort) },
       reuseExistingServer: false,
-      timeout: 60_000,
+      timeout: 120_000,
     },
   ],
 });

@@ -1,6 +1,6 @@
 // `npm run demo`: install what is missing, start the mock server and the demo app,
 // print the URL, and stop both on Ctrl-C.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { ensureDependencies } from "./ensure-deps.mjs";
 
@@ -10,13 +10,26 @@ const demoPort = process.env.DEMO_PORT ?? "5173";
 
 ensureDependencies();
 
+// The demo is served as a production build: the dev server's React refresh
+// preamble is an inline script, which the page's Content-Security-Policy refuses.
+console.log("Building the demo…");
+execFileSync(
+  `${repo}node_modules/.bin/vite`,
+  ["build", "--config", `${repo}vite.config.ts`, "--logLevel", "warn"],
+  {
+    cwd: repo,
+    stdio: "inherit",
+    env: { ...process.env, MOCK_PORT: mockPort, DEMO_PORT: demoPort },
+  },
+);
+
 const children = [
   spawn(`${repo}node_modules/.bin/tsx`, [`${repo}packages/mock-server/src/cli.ts`], {
     cwd: repo,
     stdio: "inherit",
     env: { ...process.env, PORT: mockPort, MOCK_STORE: process.env.MOCK_STORE ?? "file" },
   }),
-  spawn(`${repo}node_modules/.bin/vite`, ["--config", `${repo}vite.config.ts`, "--clearScreen", "false"], {
+  spawn(`${repo}node_modules/.bin/vite`, ["preview", "--config", `${repo}vite.config.ts`], {
     cwd: repo,
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, MOCK_PORT: mockPort, DEMO_PORT: demoPort },

@@ -1,0 +1,89 @@
+import type { Message } from "@agui-outbox/core/protocol";
+import { DefaultApprovalCard, useApprovals, useThread } from "@agui-outbox/react";
+import { type FormEvent, type ReactNode, useId, useState } from "react";
+
+function toolCallsOf(message: Message): string[] {
+  if (message.role !== "assistant" || !message.toolCalls) return [];
+  return message.toolCalls.map((call) => `${call.function.name}(${call.function.arguments})`);
+}
+
+function MessageItem(props: { message: Message }): ReactNode {
+  const { message } = props;
+  const text = typeof message.content === "string" ? message.content : "";
+  const who = message.role === "user" ? "You" : message.role === "tool" ? "Tool" : "Agent";
+  return (
+    <li className={`message message--${message.role}`} data-testid="message" data-role={message.role}>
+      <span className="message__who">{who}</span>
+      {text ? <span className="message__text">{text}</span> : null}
+      {toolCallsOf(message).map((call) => (
+        <code key={call} className="message__call">
+          {call}
+        </code>
+      ))}
+    </li>
+  );
+}
+
+/** The conversation, its open questions, and the box to write in. */
+export function ChatThread(props: { threadId: string }): ReactNode {
+  const thread = useThread(props.threadId);
+  const approvals = useApprovals(props.threadId);
+  const [draft, setDraft] = useState("please deploy to prod");
+  const [sendError, setSendError] = useState<string | null>(null);
+  const inputId = useId();
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const text = draft.trim();
+    if (!text) return;
+    setSendError(null);
+    thread
+      .send(text)
+      .catch((error: unknown) => setSendError(error instanceof Error ? error.message : String(error)));
+  };
+
+  const running = thread.run.name === "running";
+  return (
+    <section className="panel chat" aria-labelledby="chat-title">
+      <h2 id="chat-title">
+        Conversation <small className="muted">({props.threadId})</small>
+      </h2>
+      {thread.hydrating && thread.messages.length === 0 ? (
+        <p className="muted">Loading the conversation…</p>
+      ) : null}
+      <ol className="messages" aria-label="Conversation">
+        {thread.messages.map((message) => (
+          <MessageItem key={message.id} message={message} />
+        ))}
+      </ol>
+      <p className="run-state" data-testid="run-state" data-run={thread.run.name}>
+        {running ? "The agent is working…" : null}
+        {thread.run.name === "failed" ? `The run failed: ${thread.run.message}` : null}
+      </p>
+      <div className="approvals">
+        {approvals.map((interruptId) => (
+          <DefaultApprovalCard key={interruptId} threadId={props.threadId} interruptId={interruptId} />
+        ))}
+      </div>
+      <form className="composer" onSubmit={onSubmit}>
+        <label htmlFor={inputId}>Your message</label>
+        <input
+          id={inputId}
+          type="text"
+          value={draft}
+          autoComplete="off"
+          onChange={(event) => setDraft(event.currentTarget.value)}
+          data-testid="composer-input"
+        />
+        <button type="submit" className="agui-button agui-button--primary" disabled={running}>
+          Send
+        </button>
+      </form>
+      {sendError ? (
+        <p className="error" role="alert">
+          {sendError}
+        </p>
+      ) : null}
+    </section>
+  );
+}
