@@ -54,6 +54,13 @@ test("a crash after the claim: restart, the lease holds, then expires, and the r
 
   const second = await restart();
   expect(await ledger(second)).toHaveLength(0);
+  // The dead attempt was closed on start: re-attach ends with a RUN_ERROR, the status says error.
+  const orphan = new SseReader(await reattach(second, "run-cc", { lastEventId: "run-cc:1" }));
+  await orphan.done;
+  expect(orphan.types).toEqual(["RUN_ERROR"]);
+  expect(orphan.frames[0]?.id).toBe("run-cc:2");
+  const status = (await (await fetch(`${second.url}/agent/runs/run-cc`)).json()) as Record<string, unknown>;
+  expect(status).toMatchObject({ status: "error", lastSeq: 2 });
   // The dead instance's claim is still leased: a retry is told who holds it, nothing runs.
   const early = await resume(second, spec);
   expect(terminal(early)).toMatchObject({ type: "RUN_ERROR", code: "APPROVAL_RESUME_IN_PROGRESS" });

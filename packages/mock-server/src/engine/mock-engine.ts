@@ -157,6 +157,25 @@ export class MockEngine {
       },
       crashAt: (point) => this.#crashAt(point),
     });
+    this.#closeOrphanedAttempts();
+  }
+
+  /**
+   * A previous instance died mid-run: those attempts can never finish, so each
+   * gets its terminal `RUN_ERROR` now (every run ends with exactly one). Their
+   * claims stay leased; a retry re-claims once the lease lapses. Background
+   * runs are left open: the next poll continues them.
+   */
+  #closeOrphanedAttempts(): void {
+    for (const run of Object.values(this.#state.runs)) {
+      if (run.terminal !== null || run.expired || this.#state.background[run.runId] !== undefined) continue;
+      const attempt = this.#hub.begin(run.runId, run.threadId, null);
+      this.#appendError(
+        attempt,
+        OutcomeCode.UNAVAILABLE,
+        "the server restarted while this run was in progress; retry with the same Idempotency-Key",
+      );
+    }
   }
 
   /** `POST /agent/background/poll`. */
