@@ -34,7 +34,7 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
 function humanize(name: string): string {
   const words = name
     .replace(/[_-]+/g, " ")
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/([a-z])([A-Z])/g, (_, lower: string, upper: string) => `${lower} ${upper.toLowerCase()}`)
     .trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
