@@ -81,7 +81,9 @@ export function useApproval(threadId: string, interruptId: string): UseApprovalR
   const seen = useRef<PendingInterrupt | undefined>(undefined);
   if (live) seen.current = live;
   const interrupt = live ?? seen.current;
-  const proposed = useMemo(() => findProposedCall(messages, interrupt?.toolCallId), [messages, interrupt]);
+  // After a reload of a resolved thread the interrupt is gone; the entry still names the tool call.
+  const toolCallId = interrupt?.toolCallId ?? entry?.toolCallId;
+  const proposed = useMemo(() => findProposedCall(messages, toolCallId), [messages, toolCallId]);
 
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<Error | null>(null);
