@@ -10,6 +10,7 @@ import {
   postAndRead,
   postStream,
   start,
+  tempStatePath,
   terminal,
 } from "./support/harness";
 
@@ -165,4 +166,22 @@ test("no contract: no id lines, no x-recovery, no re-attach; states live in memo
   >;
   expect(capabilities.custom).toBeUndefined();
   expect((await fetch(`${server.url}/agent/runs/t-plain-ask/events`)).status).toBe(404);
+});
+
+test("a restart forgets the settled states: an identical retry is then NOT_FOUND (in-process only)", async () => {
+  const path = tempStatePath();
+  const options = { mode: "af-lifecycle", store: { kind: "file", path } } as const;
+  const first = await start(options);
+  const { interrupt } = await askToDeploy(first, "t-restart");
+  await addFaults(first, [{ point: "after-tool", action: "fail" }]);
+  const body = (runId: string) => plainResumeBody("t-restart", runId, interrupt.id, { approved: true });
+  expect(terminal(await postAndRead(first, body("r1"))).code).toBe("ServiceResponseException");
+  await addFaults(first, [{ point: "before-response", action: "crash" }]);
+  await post(first, body("r2")).catch(() => undefined);
+  await first.crashed;
+
+  const second = await start(options);
+  const retried = await postAndRead(second, body("r3"));
+  expect(terminal(retried).code).toBe("APPROVAL_RESUME_NOT_FOUND");
+  expect(await ledger(second)).toHaveLength(1);
 });
