@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { Header, OutcomeCode, parseEventId } from "@agui-outbox/core/protocol";
+import { z } from "zod";
 import { BACKGROUND_POLL_PATH } from "./background/background-engine";
 import { ChaosRequestSchema } from "./chaos/fault";
 import { FaultQueue } from "./chaos/fault-queue";
@@ -9,7 +10,7 @@ import { MockEngine } from "./engine/mock-engine";
 import { BodyTooLargeError, readBody } from "./http/read-body";
 import { sendError, sendJson, setCorsHeaders } from "./http/respond";
 import { SseStream } from "./http/sse-stream";
-import { type CrashInfo, isMockMode, MockMode, type MockServerOptions, resolveOptions } from "./options";
+import { type CrashInfo, MockMode, type MockServerOptions, resolveOptions } from "./options";
 import { createStore } from "./store/create-store";
 
 /** The seq to replay after (`Last-Event-ID` wins over `?after=`), or why the cursor is unusable. */
@@ -25,6 +26,8 @@ function reattachCursor(req: IncomingMessage, url: URL, runId: string): number |
   if (!/^(0|[1-9][0-9]*)$/.test(after)) return "?after= must be a non-negative integer";
   return Number(after);
 }
+
+const ModeRequestSchema = z.object({ mode: z.enum(Object.values(MockMode) as [MockMode, ...MockMode[]]) });
 
 export interface MockServer {
   /** Base URL, e.g. `http://127.0.0.1:54321`; the agent lives at `${url}/agent`. */
@@ -205,8 +208,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   async function handleMode(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const json = await readJson(req, res);
     if (json === undefined) return;
-    const mode = (json.value as { mode?: unknown } | null)?.mode;
-    if (!isMockMode(mode)) return sendError(res, 400, OutcomeCode.INVALID_REQUEST, "unknown mode");
+    const parsed = ModeRequestSchema.safeParse(json.value);
+    if (!parsed.success) {
+      const known = Object.values(MockMode).join(", ");
+      return sendError(res, 400, OutcomeCode.INVALID_REQUEST, `the body must be {"mode": one of ${known}}`);
+    }
+    const mode = parsed.data.mode;
     engine.mode = mode;
     resolved.onModeChange(mode);
     sendJson(res, 200, { mode });
