@@ -120,7 +120,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       }
       return runMatch[2] === undefined ? handleRunStatus(res, runId) : handleReattach(req, res, url, runId);
     }
-    if (path === "/__ledger" && method === "GET") return sendJson(res, 200, { executions: engine.ledger() });
+    if (path === "/__ledger" && method === "GET") {
+      // ?threadId= lets suites that share one server count only their own thread's side effects.
+      const threadId = url.searchParams.get("threadId");
+      const executions = engine.ledger().filter((entry) => threadId === null || entry.threadId === threadId);
+      return sendJson(res, 200, { executions });
+    }
     if (path === "/__chaos" && method === "GET") return sendJson(res, 200, { faults: faults.list() });
     if (path === "/__chaos" && method === "POST") return handleChaos(req, res);
     if (path === "/__reset" && method === "POST") {
