@@ -197,3 +197,21 @@ test("a new user message while an interrupt is open gets APPROVAL_RESUME_REQUIRE
   expect(terminal(reader)).toMatchObject({ type: "RUN_ERROR", code: "APPROVAL_RESUME_REQUIRED" });
   expect(await ledger(server)).toHaveLength(0);
 });
+
+test("the ledger can be read for one thread", async () => {
+  const server = await start();
+  for (const threadId of ["t-ledger-a", "t-ledger-b"]) {
+    const { interrupt } = await askToDeploy(server, threadId);
+    await resume(server, {
+      threadId,
+      runId: `${threadId}-r`,
+      interruptId: interrupt.id,
+      key: threadId,
+      payload: APPROVE,
+    });
+  }
+  const response = await fetch(`${server.url}/__ledger?threadId=t-ledger-b`);
+  const body = (await response.json()) as { executions: { threadId: string }[] };
+  expect(body.executions.map((entry) => entry.threadId)).toEqual(["t-ledger-b"]);
+  expect(await ledger(server)).toHaveLength(2);
+});
