@@ -77,3 +77,32 @@ test("an approval survives a reload during delivery and the tool runs once", asy
   expect(pending.faults).toEqual([]);
   expect(await violations()).toEqual([]);
 });
+
+test("an answer given offline is kept across a reload and sent once when back online", async ({ page }) => {
+  const violations = await watchCsp(page);
+  await page.goto("/");
+  await expect(page.getByRole("status")).toContainText("recovery contract v1");
+  await page.getByLabel("Your message", { exact: true }).fill("please deploy to prod");
+  await page.getByRole("button", { name: "Send" }).click();
+  const card = page.getByTestId("approval-card");
+  await expect(card.getByRole("heading", { name: "Deploy to prod?" })).toBeVisible();
+
+  const offline = page.getByLabel("Offline", { exact: true });
+  await offline.check();
+  await expect(page.getByRole("status")).toContainText("Offline");
+  await card.getByRole("button", { name: "Approve" }).click();
+  const row = page.getByTestId("outbox-entry");
+  await expect(row).toHaveAttribute("data-state", /queued|sending|retry_wait/);
+
+  await page.reload();
+  await expect(page.getByLabel("Offline", { exact: true })).toBeChecked();
+  await expect(page.getByTestId("outbox-entry")).toHaveAttribute("data-state", /queued|sending|retry_wait/);
+  expect(await readLedger()).toEqual([]);
+
+  await page.getByLabel("Offline", { exact: true }).uncheck();
+  await expect(page.getByTestId("approval-status")).toHaveText("Applied.", { timeout: 30_000 });
+  await expect(page.getByRole("list", { name: "Conversation" })).toContainText("Deployed to prod.");
+  await expect(page.getByTestId("ledger-total")).toHaveAttribute("data-count", "1");
+  expect(await readLedger()).toHaveLength(1);
+  expect(await violations()).toEqual([]);
+});

@@ -7,6 +7,8 @@ import {
   RecoveryCapabilitySchema,
 } from "@agui-outbox/core/protocol";
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { useStore } from "zustand";
 import { useOutboxContext } from "./use-outbox-client";
 
 /** What the agent says it can do, and the recovery contract it follows (null: degraded rules). */
@@ -20,8 +22,8 @@ export interface Capabilities {
  * Disabled (never fetches) when the provider was given no `url`.
  */
 export function useCapabilities(): UseQueryResult<Capabilities> {
-  const { url, fetch } = useOutboxContext();
-  return useQuery({
+  const { client, url, fetch } = useOutboxContext();
+  const query = useQuery({
     queryKey: ["agui-outbox", "capabilities", url ?? null],
     enabled: url !== undefined,
     staleTime: 5 * 60_000,
@@ -33,4 +35,11 @@ export function useCapabilities(): UseQueryResult<Capabilities> {
       return { agent, recovery: recovery.success ? recovery.data : null };
     },
   });
+  // A read that failed while offline is tried again once the link is back.
+  const connected = useStore(client.connection, (state) => state.link.name === "connected");
+  const { isError, refetch } = query;
+  useEffect(() => {
+    if (connected && isError) void refetch();
+  }, [connected, isError, refetch]);
+  return query;
 }

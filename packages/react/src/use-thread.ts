@@ -1,7 +1,7 @@
 import type { PendingInterrupt, RunState, ThreadState } from "@agui-outbox/core";
 import type { Message } from "@agui-outbox/core/protocol";
 import { useQuery } from "@tanstack/react-query";
-import { useCallback, useMemo } from "react";
+import { useCallback, useEffect, useMemo } from "react";
 import { useStore } from "zustand";
 import { useOutboxClient } from "./use-outbox-client";
 
@@ -43,7 +43,12 @@ export function useThread(threadId: string): UseThreadResult {
     retry: 2,
   });
   const send = useCallback((text: string) => handle.send(text), [handle]);
-  const { refetch } = hydration;
+  const { refetch, isError } = hydration;
+  // A hydration that failed while offline is tried again once the link is back.
+  const connected = useStore(client.connection, (state) => state.link.name === "connected");
+  useEffect(() => {
+    if (connected && isError) void refetch();
+  }, [connected, isError, refetch]);
   const rehydrate = useCallback(async () => {
     await refetch();
   }, [refetch]);
