@@ -464,7 +464,14 @@ export class MockEngine {
       runId,
       metadata: { [MetadataKey.resume]: ack },
     } as AgUiEvent);
-    void this.#continueResume(attempt, verdict.claims, this.#epoch);
+    this.#continueResume(attempt, verdict.claims, this.#epoch).catch(() => {
+      // Even the rollback failed (the store could not be written): still end the attempt.
+      try {
+        this.#hub.abandon(runId, "the mock server failed while running this resume");
+      } catch {
+        // Nothing more can be written; the attempt is closed on the next start.
+      }
+    });
     return this.#stream(runId, attempt.startSeq, threadId);
   }
 
