@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useMemo } from "react";
 import { describeVerdict, type VerdictDescription } from "./describe-verdict";
 import { type UseApprovalResult, useApproval } from "./use-approval";
 import { type ApprovalFormModel, useApprovalForm } from "./use-approval-form";
@@ -17,6 +17,11 @@ export interface ApprovalCardModel {
   readonly secondsLeft: number | null;
   /** The status sentence, or null before any answer. */
   readonly verdict: VerdictDescription | null;
+  /**
+   * True when the person can (again) answer: before any answer, and after a
+   * "needs you" verdict while the question is still open.
+   */
+  readonly canAnswer: boolean;
   /** Validate, then approve with the edited arguments (if any changed). */
   approve(): Promise<void>;
   reject(): Promise<void>;
@@ -43,7 +48,15 @@ export function useApprovalCard(
   clock?: CountdownClock,
 ): ApprovalCardModel {
   const approval = useApproval(threadId, interruptId);
-  const form = useApprovalForm(approval.interrupt?.responseSchema, approval.proposed?.args ?? NO_ARGS);
+  const kept = approval.entry?.state === "needs_user" ? approval.entry.decision : undefined;
+  const keptArgs = kept?.kind === "approve" ? kept.editedArgs : undefined;
+  const proposedArgs = approval.proposed?.args ?? NO_ARGS;
+  // Answering again after "needs you" starts from the kept edits, not the proposal.
+  const startArgs = useMemo(
+    () => (keptArgs ? { ...proposedArgs, ...keptArgs } : proposedArgs),
+    [proposedArgs, keptArgs],
+  );
+  const form = useApprovalForm(approval.interrupt?.responseSchema, startArgs);
   const secondsLeft = useRetryCountdown(
     approval.state === "retry_wait" ? approval.nextAttemptAt : null,
     clock,
@@ -56,6 +69,7 @@ export function useApprovalCard(
     form,
     secondsLeft,
     verdict,
+    canAnswer: approval.state === "unanswered" || (approval.state === "needs_user" && approval.interruptOpen),
     async approve() {
       if (!form.valid) {
         form.showAllErrors();

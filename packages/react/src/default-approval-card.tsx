@@ -164,9 +164,10 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
   const titleId = useId();
   const formErrorId = useId();
   const unanswered = approval.state === "unanswered";
+  const answering = card.canAnswer;
   const question =
     approval.interrupt?.message ?? (approval.proposed ? `Run ${approval.proposed.name}?` : "Approval needed");
-  const locked = !unanswered || approval.submitting;
+  const locked = !answering || approval.submitting;
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -193,7 +194,12 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
         </p>
       ) : null}
 
-      {unanswered ? (
+      {!unanswered && approval.entry ? (
+        <p className="agui-card__decision" data-testid="approval-decision">
+          {describeDecision(approval.entry.decision)}
+        </p>
+      ) : null}
+      {answering ? (
         <form
           className="agui-card__form"
           onSubmit={onSubmit}
@@ -208,6 +214,9 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
               ))}
             </fieldset>
           ) : null}
+          {unanswered ? null : (
+            <p className="agui-card__again">The question is still open: you can answer again.</p>
+          )}
           {form.errors.form.length > 0 ? (
             <p id={formErrorId} className="agui-field__error">
               {form.errors.form.join(" ")}
@@ -242,10 +251,6 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
             </button>
           </div>
         </form>
-      ) : approval.entry ? (
-        <p className="agui-card__decision" data-testid="approval-decision">
-          {describeDecision(approval.entry.decision)}
-        </p>
       ) : null}
 
       <p className="agui-card__status" aria-live="polite" data-testid="approval-status">

@@ -294,3 +294,36 @@ test("useOutbox lists every entry of the namespace", async () => {
     ]),
   );
 });
+
+test("after a needs-you verdict the kept answer is shown and the person can answer again", async () => {
+  const agent = new FakeAgent();
+  agent.resumeScripts.push({ kind: "run_error", code: "APPROVAL_RESUME_INVALID_RESPONSE", afterAck: false });
+  const { client } = setup(agent);
+  renderWithClient(
+    client,
+    <>
+      <ThreadView />
+      <Tray />
+    </>,
+  );
+  await askForDeployment();
+  fireEvent.change(screen.getByRole("textbox", { name: /Target/ }), { target: { value: "staging" } });
+  fireEvent.click(screen.getByRole("button", { name: "Approve with edits" }));
+  await waitFor(() =>
+    expect(screen.getByTestId("approval-card").getAttribute("data-state")).toBe("needs_user"),
+  );
+  expect(screen.getByTestId("approval-decision").textContent).toBe("You approved with target = staging.");
+  // The editor starts again from the kept edits.
+  expect(screen.getByRole("textbox", { name: /Target/ }).getAttribute("value")).toBe("staging");
+  fireEvent.change(screen.getByRole("textbox", { name: /Target/ }), { target: { value: "canary" } });
+  fireEvent.click(screen.getByRole("button", { name: "Approve with edits" }));
+  await waitFor(() => expect(screen.getByTestId("approval-status").textContent).toBe("Applied."));
+  expect(screen.getByTestId("approval-decision").textContent).toBe("You approved with target = canary.");
+  expect(agent.count("resume")).toBe(2);
+  expect(
+    client.outbox
+      .getState()
+      .entries.map((entry) => entry.state)
+      .sort(),
+  ).toEqual(["applied", "needs_user"]);
+});

@@ -18,6 +18,8 @@ export type ApprovalState = EntryState | "unanswered";
 export interface UseApprovalResult {
   /** The open interrupt (kept after the thread drops it, for the card's question). */
   readonly interrupt: PendingInterrupt | undefined;
+  /** True while the thread lists the interrupt as pending. */
+  readonly interruptOpen: boolean;
   /** The tool call the interrupt guards, with its proposed arguments. */
   readonly proposed: ProposedCall | undefined;
   readonly entry: OutboxEntry | undefined;
@@ -161,6 +163,7 @@ export function useApproval(threadId: string, interruptId: string): UseApprovalR
 
   return {
     interrupt,
+    interruptOpen: live !== undefined,
     proposed,
     entry,
     state: entry?.state ?? "unanswered",
