@@ -126,6 +126,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const executions = engine.ledger().filter((entry) => threadId === null || entry.threadId === threadId);
       return sendJson(res, 200, { executions });
     }
+    if (path === "/__occurrences" && method === "GET") {
+      return sendJson(res, 200, { occurrences: engine.occurrences(url.searchParams.get("threadId")) });
+    }
     if (path === "/__chaos" && method === "GET") return sendJson(res, 200, { faults: faults.list() });
     if (path === "/__chaos" && method === "POST") return handleChaos(req, res);
     if (path === "/__reset" && method === "POST") {

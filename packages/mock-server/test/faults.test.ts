@@ -359,3 +359,33 @@ test("an auth failure status is answered as configured, and nothing is claimed",
   expect(terminal(await resume(server, spec)).type).toBe("RUN_FINISHED");
   expect(await ledger(server)).toHaveLength(1);
 });
+
+test("GET /__occurrences shows the state machine: claimed during the run, pending after a rollback with the result kept", async () => {
+  const gate = gatedSleep();
+  const server = await start({ sleep: gate.sleep });
+  const { interrupt } = await askToDeploy(server, "t-view");
+  const view = async () => {
+    const response = await fetch(`${server.url}/__occurrences?threadId=t-view`);
+    return ((await response.json()) as { occurrences: Record<string, unknown>[] }).occurrences;
+  };
+  expect(await view()).toMatchObject([{ interruptId: interrupt.id, state: "PENDING", claimedBy: null }]);
+
+  await addFaults(server, [{ point: "after-tool", action: "fail" }]);
+  const { reader } = await postStream(
+    server,
+    resumeBody({
+      threadId: "t-view",
+      runId: "run-view",
+      interruptId: interrupt.id,
+      key: "k",
+      payload: APPROVE,
+    }),
+    { "idempotency-key": "k" },
+  );
+  await reader.waitFor(() => gate.pending === 1);
+  expect(await view()).toMatchObject([{ state: "EXECUTING", claimedBy: "run-view", resultStored: false }]);
+  gate.releaseAll();
+  await reader.done;
+  expect(await view()).toMatchObject([{ state: "PENDING", claimedBy: null, resultStored: true }]);
+  expect(JSON.stringify(await view())).not.toContain("approved");
+});

@@ -50,6 +50,18 @@ import { replayEvents } from "./replay-events";
 import { evaluateResume, isOpen, settleLapsedClaim } from "./resume-verdict";
 import { RunFailure, ServerGone } from "./run-failure";
 
+/** `GET /__occurrences`: one approval occurrence, without the answer's content. */
+export interface OccurrenceView {
+  readonly threadId: string;
+  readonly interruptId: string;
+  readonly state: string;
+  readonly claimedBy: string | null;
+  readonly leaseUntil: string | null;
+  readonly resultStored: boolean;
+  readonly resolvedBy: string | null;
+  readonly expiresAt: string | null;
+}
+
 /** What the HTTP layer does with a `POST /agent`. */
 export type AgentPostResult =
   | {
@@ -198,6 +210,22 @@ export class MockEngine {
 
   ledger(): readonly LedgerEntry[] {
     return this.#state.ledger;
+  }
+
+  /** The approval occurrences' states, for inspection; answers' content is left out. */
+  occurrences(threadId: string | null): OccurrenceView[] {
+    return Object.values(this.#state.occurrences)
+      .filter((occurrence) => threadId === null || occurrence.threadId === threadId)
+      .map((occurrence) => ({
+        threadId: occurrence.threadId,
+        interruptId: occurrence.interruptId,
+        state: occurrence.state,
+        claimedBy: occurrence.claim?.runId ?? null,
+        leaseUntil: occurrence.claim === null ? null : new Date(occurrence.claim.leaseUntil).toISOString(),
+        resultStored: occurrence.result !== null,
+        resolvedBy: occurrence.outcome?.runId ?? null,
+        expiresAt: occurrence.interrupt.expiresAt ?? null,
+      }));
   }
 
   /** Stops every run in flight and forgets everything, faults included. */
