@@ -40,6 +40,8 @@ export function ConnectionIndicator(): ReactNode {
       data-testid="connection"
       data-link={connection.link.name}
       data-server-kind={connection.serverKind}
+      data-leader={connection.leader ? "true" : "false"}
+      data-online={connection.online ? "true" : "false"}
     >
       <span className="connection__dot" aria-hidden="true" />
       {describeLink(connection.link)} · {contract}
