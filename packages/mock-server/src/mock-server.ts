@@ -147,7 +147,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     if (raw === undefined) return;
     const keyHeader = req.headers[Header.idempotencyKey];
     const key = typeof keyHeader === "string" && keyHeader.trim().length > 0 ? keyHeader.trim() : undefined;
-    const result = engine.handleAgentPost(raw, key);
+    const result = await engine.handleAgentPost(raw, key);
     if (result.kind === "crashed") return;
     if (result.kind === "error") {
       sendError(res, result.status, result.code, result.message, result.headers);

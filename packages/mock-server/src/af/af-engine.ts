@@ -11,7 +11,7 @@ import {
   deployReceipt,
 } from "../agent/deploy-script";
 import { emitText, scriptHydration, scriptUserTurn, threadOf } from "../agent/scripted-turns";
-import { FaultAction, FaultPoint } from "../chaos/fault";
+import { delayOf, FaultAction, FaultPoint } from "../chaos/fault";
 import type { FaultQueue } from "../chaos/fault-queue";
 import { canonicalJson } from "../engine/canonical-json";
 import { ServerGone } from "../engine/run-failure";
@@ -165,7 +165,7 @@ export class AfEngine {
       emit(notFound(entry.interruptId));
       return;
     }
-    if (this.#fault(FaultPoint.beforeClaim, threadId)) {
+    if (await this.#fault(FaultPoint.beforeClaim, threadId)) {
       emit({
         type: "RUN_ERROR",
         code: ExceptionCode.tool,
@@ -184,7 +184,7 @@ export class AfEngine {
       } as AgUiEvent);
       return;
     }
-    if (this.#fault(FaultPoint.afterClaim, threadId)) {
+    if (await this.#fault(FaultPoint.afterClaim, threadId)) {
       emit({
         type: "RUN_ERROR",
         code: ExceptionCode.tool,
@@ -194,7 +194,7 @@ export class AfEngine {
     }
     const decision = readLegacyPayload(entry.payload, occurrence.args);
     const result = decision.approved ? await this.#executeOnce(occurrence, decision.args, alive, sink) : null;
-    this.#finishTurn(input, occurrence, decision, result, emit, runId);
+    await this.#finishTurn(input, occurrence, decision, result, emit, runId);
   }
 
   // ── af-lifecycle ──────────────────────────────────────────────────────────
@@ -246,7 +246,7 @@ export class AfEngine {
         this.#finishCancelled(input, emit);
         return;
       }
-      this.#finishTurn(
+      await this.#finishTurn(
         input,
         occurrence,
         record.read ?? { approved: false, args: {} },
@@ -267,7 +267,7 @@ export class AfEngine {
       emit(invalid(`Approval interrupt '${id}' expired at ${new Date(occurrence.expiresAt).toISOString()}`));
       return;
     }
-    if (this.#fault(FaultPoint.beforeClaim, threadId)) {
+    if (await this.#fault(FaultPoint.beforeClaim, threadId)) {
       emit({
         type: "RUN_ERROR",
         code: ExceptionCode.tool,
@@ -288,7 +288,7 @@ export class AfEngine {
       this.#finishCancelled(input, emit);
       return;
     }
-    if (this.#fault(FaultPoint.afterClaim, threadId)) {
+    if (await this.#fault(FaultPoint.afterClaim, threadId)) {
       this.#lifecycle.delete(key);
       occurrence.state = OccurrenceState.pending;
       emit({
@@ -312,7 +312,7 @@ export class AfEngine {
     this.#settle(record);
     occurrence.state = read.approved ? OccurrenceState.resolved : OccurrenceState.rejected;
     this.#deps.save();
-    this.#finishTurn(input, occurrence, read, record.result, emit, runId);
+    await this.#finishTurn(input, occurrence, read, record.result, emit, runId);
   }
 
   #settle(record: LifecycleRecord): void {
@@ -338,21 +338,21 @@ export class AfEngine {
       at: new Date(this.#deps.options.clock.now()).toISOString(),
     });
     this.#deps.save();
-    if (this.#fault(FaultPoint.midTool, occurrence.threadId)) throw new ToolCutOff();
+    if (await this.#fault(FaultPoint.midTool, occurrence.threadId)) throw new ToolCutOff();
     await this.#deps.options.sleep(this.#deps.options.toolDurationMs);
     if (!alive() || sink.closed) throw new Aborted();
     return { messageId: this.#deps.options.randomUUID(), content: deployReceipt(args) };
   }
 
   /** `RUN_STARTED` (only now: after the tool), the tool result, the model turn, `RUN_FINISHED`. */
-  #finishTurn(
+  async #finishTurn(
     input: RunAgentInput,
     occurrence: Occurrence,
     decision: AfDecision,
     result: { readonly messageId: string; readonly content: string } | null,
     emit: (event: AgUiEvent) => void,
     runId: string,
-  ): void {
+  ): Promise<void> {
     const { threadId } = input;
     emit({ type: "RUN_STARTED", threadId, runId } as AgUiEvent);
     if (result !== null) {
@@ -364,7 +364,7 @@ export class AfEngine {
         role: "tool",
       } as AgUiEvent);
     }
-    if (this.#fault(FaultPoint.afterTool, threadId)) {
+    if (await this.#fault(FaultPoint.afterTool, threadId)) {
       emit({
         type: "RUN_ERROR",
         code: ExceptionCode.modelCall,
@@ -401,12 +401,18 @@ export class AfEngine {
     } as AgUiEvent);
   }
 
-  /** True when a `fail` fault fired at `point`; a `crash` fault kills the instance. */
-  #fault(point: FaultPoint, threadId: string): boolean {
+  /** True when a `fail` fault fired at `point`; `crash` kills the instance, `delay` pauses and goes on. */
+  async #fault(point: FaultPoint, threadId: string): Promise<boolean> {
     const fault = this.#deps.faults.take(point, threadId);
     if (fault?.action === FaultAction.crash) {
       this.#deps.crashAt(point);
       throw new ServerGone();
+    }
+    if (fault?.action === FaultAction.delay) {
+      const alive = this.#deps.aliveCheck();
+      await this.#deps.options.sleep(delayOf(fault));
+      if (!alive()) throw new ServerGone();
+      return false;
     }
     return fault !== undefined;
   }

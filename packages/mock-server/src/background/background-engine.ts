@@ -17,7 +17,7 @@ import {
   SMALL_TALK_TEXT,
 } from "../agent/deploy-script";
 import { emitText, lastUserText, threadOf } from "../agent/scripted-turns";
-import { FaultAction, FaultPoint } from "../chaos/fault";
+import { delayOf, FaultAction, FaultPoint } from "../chaos/fault";
 import type { FaultQueue } from "../chaos/fault-queue";
 import { injectedStatusError } from "../chaos/injected-status";
 import { ServerGone } from "../engine/run-failure";
@@ -159,6 +159,12 @@ export class BackgroundEngine {
     }
 
     const early = this.#deps.faults.take(FaultPoint.beforeResponse, run.threadId);
+    if (early?.action === FaultAction.delay) {
+      const alive = this.#deps.aliveCheck();
+      await this.#deps.options.sleep(delayOf(early));
+      if (!alive()) return { kind: "crashed" };
+      return this.poll(raw);
+    }
     if (early?.action === FaultAction.crash) {
       this.#deps.crashAt(FaultPoint.beforeResponse);
       return { kind: "crashed" };
@@ -313,7 +319,12 @@ export class BackgroundEngine {
         at: new Date(options.clock.now()).toISOString(),
       });
       this.#deps.save();
-      const cut = this.#deps.faults.take(FaultPoint.midTool, run.threadId);
+      let cut = this.#deps.faults.take(FaultPoint.midTool, run.threadId);
+      if (cut?.action === FaultAction.delay) {
+        await options.sleep(delayOf(cut));
+        if (!alive()) throw new ServerGone();
+        cut = undefined;
+      }
       if (cut?.action === FaultAction.crash) {
         this.#deps.crashAt(FaultPoint.midTool);
         throw new ServerGone();
@@ -356,7 +367,12 @@ export class BackgroundEngine {
         call.state = CallState.delivering;
     }
     this.#deps.save();
-    const submit = this.#deps.faults.take(FaultPoint.backgroundSubmit, run.threadId);
+    let submit = this.#deps.faults.take(FaultPoint.backgroundSubmit, run.threadId);
+    if (submit?.action === FaultAction.delay) {
+      await options.sleep(delayOf(submit));
+      if (!alive()) throw new ServerGone();
+      submit = undefined;
+    }
     if (submit?.action === FaultAction.crash) {
       this.#deps.crashAt(FaultPoint.backgroundSubmit);
       throw new ServerGone();

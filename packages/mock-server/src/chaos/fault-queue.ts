@@ -16,10 +16,17 @@ export class FaultQueue {
     this.#faults = [];
   }
 
-  /** Consumes one firing of the first fault at `point` that matches the thread. */
-  take(point: FaultPoint, threadId: string): Fault | undefined {
+  /** Consumes one firing of the first fault at `point` that matches the thread (and `accept`). */
+  take(
+    point: FaultPoint,
+    threadId: string,
+    accept: (fault: Fault) => boolean = () => true,
+  ): Fault | undefined {
     const index = this.#faults.findIndex(
-      (fault) => fault.point === point && (fault.threadId === undefined || fault.threadId === threadId),
+      (fault) =>
+        fault.point === point &&
+        (fault.threadId === undefined || fault.threadId === threadId) &&
+        accept(fault),
     );
     if (index < 0) return undefined;
     const fault = this.#faults[index];

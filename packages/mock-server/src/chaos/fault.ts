@@ -31,6 +31,11 @@ export const FaultAction = {
   status: "status",
   /** The server dies abruptly; the CLI exits with code 70 and restarts it. */
   crash: "crash",
+  /**
+   * The run pauses `delayMs` at the point, then goes on unharmed: a browser test
+   * can reload while a request is in flight, after the claim ack, or after the tool ran.
+   */
+  delay: "delay",
 } as const;
 export type FaultAction = (typeof FaultAction)[keyof typeof FaultAction];
 
@@ -49,6 +54,7 @@ export const FaultSchema = z
     status: z.number().int().min(400).max(599).optional(),
     retryAfterMs: z.number().int().nonnegative().optional(),
     afterEvents: z.number().int().nonnegative().optional(),
+    delayMs: z.number().int().nonnegative().max(600_000).optional(),
     /** Only requests on this thread trigger the fault. */
     threadId: z.string().min(1).optional(),
   })
@@ -64,10 +70,11 @@ export const FaultSchema = z
         message: 'action "status" needs point "before-response" or "background-submit"',
       });
     }
-    if (fault.point === FaultPoint.beforeResponse && fault.action !== FaultAction.status) {
-      if (fault.action !== FaultAction.crash) {
-        ctx.addIssue({ code: "custom", message: 'point "before-response" takes action "status" or "crash"' });
-      }
+    if (fault.point === FaultPoint.beforeResponse && fault.action === FaultAction.fail) {
+      ctx.addIssue({
+        code: "custom",
+        message: 'point "before-response" takes action "status", "delay" or "crash"',
+      });
     }
     if (fault.action === FaultAction.drop && fault.point !== FaultPoint.midStream) {
       ctx.addIssue({ code: "custom", message: 'action "drop" needs point "mid-stream"' });
@@ -79,3 +86,8 @@ export const FaultSchema = z
 export type Fault = z.infer<typeof FaultSchema>;
 
 export const ChaosRequestSchema = z.object({ faults: z.array(FaultSchema).min(1) });
+
+/** How long a `delay` fault pauses. */
+export function delayOf(fault: Fault): number {
+  return fault.delayMs ?? 1000;
+}

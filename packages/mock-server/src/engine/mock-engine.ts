@@ -28,7 +28,7 @@ import {
   threadOf,
 } from "../agent/scripted-turns";
 import { type BackgroundAnswer, BackgroundEngine } from "../background/background-engine";
-import { FaultAction, FaultPoint } from "../chaos/fault";
+import { delayOf, FaultAction, FaultPoint } from "../chaos/fault";
 import type { FaultQueue } from "../chaos/fault-queue";
 import { injectedStatusError } from "../chaos/injected-status";
 import { MockMode, type ResolvedOptions } from "../options";
@@ -151,10 +151,7 @@ export class MockEngine {
       faults: deps.faults,
       state: () => this.#state,
       save: () => this.#save(),
-      aliveCheck: () => {
-        const epoch = this.#epoch;
-        return () => !this.#dead && this.#epoch === epoch;
-      },
+      aliveCheck: () => this.#aliveCheck(),
       crashAt: (point) => this.#crashAt(point),
     });
     this.#background = new BackgroundEngine({
@@ -163,10 +160,7 @@ export class MockEngine {
       hub: this.#hub,
       state: () => this.#state,
       save: () => this.#save(),
-      aliveCheck: () => {
-        const epoch = this.#epoch;
-        return () => !this.#dead && this.#epoch === epoch;
-      },
+      aliveCheck: () => this.#aliveCheck(),
       crashAt: (point) => this.#crashAt(point),
     });
     this.#closeOrphanedAttempts();
@@ -272,14 +266,19 @@ export class MockEngine {
     return { kind: "ok", lastSeq: run.lastSeq };
   }
 
-  handleAgentPost(raw: Buffer, idempotencyKey: string | undefined): AgentPostResult {
+  async handleAgentPost(raw: Buffer, idempotencyKey: string | undefined): Promise<AgentPostResult> {
     this.#prune();
     const parsed = parseRunInput(raw, this.#options.randomUUID);
     if (!parsed.ok) return { kind: "error", status: 400, code: parsed.code, message: parsed.message };
     const input = parsed.input;
 
     const early = this.#faults.take(FaultPoint.beforeResponse, input.threadId);
-    if (early !== undefined) {
+    if (early?.action === FaultAction.delay) {
+      // The request stays in flight, nothing read or claimed yet.
+      const alive = this.#aliveCheck();
+      await this.#options.sleep(delayOf(early));
+      if (!alive()) return { kind: "crashed" };
+    } else if (early !== undefined) {
       if (early.action === FaultAction.crash) {
         this.#crashAt(FaultPoint.beforeResponse);
         return { kind: "crashed" };
@@ -309,6 +308,20 @@ export class MockEngine {
     const background = (input.forwardedProps as { background?: unknown } | undefined)?.background === true;
     if (background && (input.resume ?? []).length === 0 && input.messages.length > 0) {
       return this.#background.start(input);
+    }
+
+    if (input.resume !== undefined && input.resume.length > 0) {
+      // A delay before the claim holds the request in flight before anything is evaluated.
+      const hold = this.#faults.take(
+        FaultPoint.beforeClaim,
+        input.threadId,
+        (f) => f.action === FaultAction.delay,
+      );
+      if (hold !== undefined) {
+        const alive = this.#aliveCheck();
+        await this.#options.sleep(delayOf(hold));
+        if (!alive()) return { kind: "crashed" };
+      }
     }
 
     const wasLive = this.#hub.isLive(input.runId);
@@ -458,7 +471,7 @@ export class MockEngine {
       return this.#stream(runId, attempt.startSeq, threadId);
     }
 
-    const gate = this.#faults.take(FaultPoint.beforeClaim, threadId);
+    const gate = this.#faults.take(FaultPoint.beforeClaim, threadId, (f) => f.action !== FaultAction.delay);
     if (gate?.action === FaultAction.crash) {
       this.#crashAt(FaultPoint.beforeClaim);
       return { kind: "crashed" };
@@ -511,12 +524,19 @@ export class MockEngine {
       this.#renewLeases(runId, claims);
       this.#hub.append(attempt, event);
     };
-    const fault = (point: FaultPoint) => {
+    /** The `fail` fault at `point`, if any; `crash` kills the instance, `delay` pauses and goes on. */
+    const fault = async (point: FaultPoint) => {
       if (!alive()) throw new ServerGone();
       const found = this.#faults.take(point, threadId);
       if (found?.action === FaultAction.crash) {
         this.#crashAt(point);
         throw new ServerGone();
+      }
+      if (found?.action === FaultAction.delay) {
+        await this.#options.sleep(delayOf(found));
+        if (!alive()) throw new ServerGone();
+        this.#renewLeases(runId, claims);
+        return undefined;
       }
       return found;
     };
@@ -524,7 +544,7 @@ export class MockEngine {
     try {
       // Let the claim ack reach the client first: a crash "after the claim" must be seen after it.
       await new Promise<void>((resolve) => setImmediate(resolve));
-      if (fault(FaultPoint.afterClaim) !== undefined) {
+      if ((await fault(FaultPoint.afterClaim)) !== undefined) {
         throw new RunFailure(
           OutcomeCode.UNAVAILABLE,
           "the agent failed after claiming the answer; retry with the same key",
@@ -556,7 +576,7 @@ export class MockEngine {
         results.push(result);
         lines.push(deployDone(String(result.args.target)));
       }
-      if (fault(FaultPoint.afterTool) !== undefined) {
+      if ((await fault(FaultPoint.afterTool)) !== undefined) {
         throw new RunFailure(
           OutcomeCode.MODEL_CALL_FAILED,
           "the model call after the tool failed; the tool result is kept for a retry with the same key",
@@ -625,7 +645,7 @@ export class MockEngine {
     occurrence: Occurrence,
     args: Record<string, unknown>,
     alive: () => boolean,
-    fault: (point: FaultPoint) => unknown,
+    fault: (point: FaultPoint) => Promise<unknown>,
   ): Promise<StoredToolResult> {
     occurrence.state = OccurrenceState.executing;
     if (occurrence.claim !== null) occurrence.claim.leaseUntil = this.#now() + this.#options.claimLeaseMs;
@@ -638,7 +658,7 @@ export class MockEngine {
       at: new Date(this.#now()).toISOString(),
     });
     this.#save();
-    if (fault(FaultPoint.midTool) !== undefined) {
+    if ((await fault(FaultPoint.midTool)) !== undefined) {
       // Cut off with no result: whether the deploy happened is unknown, so it is never re-run.
       occurrence.state = OccurrenceState.indeterminate;
       occurrence.claim = null;
@@ -676,6 +696,12 @@ export class MockEngine {
     for (const { occurrence } of claims) {
       if (occurrence.claim?.runId === runId) occurrence.claim.leaseUntil = leaseUntil;
     }
+  }
+
+  /** A check that turns false once this instance dies or is reset. */
+  #aliveCheck(): () => boolean {
+    const epoch = this.#epoch;
+    return () => !this.#dead && this.#epoch === epoch;
   }
 
   #crashAt(point: string): void {
