@@ -17,6 +17,9 @@ import { parseRetryAfter } from "../retry/retry-after";
 import { requestPersistentStorage } from "../storage/request-persistence";
 import { DEFAULT_MAX_EVENT_BYTES } from "../stream/read-event-stream";
 import { DEFAULT_STALL_TIMEOUT_MS } from "../stream/watchdog";
+import { createEntryChangeTracker } from "../tabs/entry-changes";
+import { createTabCoordinator } from "../tabs/tab-coordinator";
+import type { TabMessage } from "../tabs/tab-message";
 import { type ReadonlyStore, readonlyStore, ThreadRegistry } from "../thread/thread-registry";
 import { ThreadRunner } from "../thread/thread-runner";
 import type { PendingInterrupt, ThreadState } from "../thread/thread-state";
@@ -155,7 +158,14 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     ...initialConnectionState,
     online: deps.online.get(),
   }));
-  const threads = new ThreadRegistry();
+  // Tabs: every event this tab applies is mirrored by the others; `tabs` is
+  // assigned below, before anything can apply an event.
+  const threads = new ThreadRegistry((threadId, event) => {
+    tabs.broadcast({ type: "thread-event", threadId, event });
+  });
+  const changes = createEntryChangeTracker();
+  /** True while a change that came from another tab is applied: it is not sent back. */
+  let applyingRemote = false;
   const http = new AgentHttp({
     url: options.url.replace(/\/$/, ""),
     fetch: deps.fetch,
@@ -253,7 +263,13 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       deps,
       serverKind,
       hydrate: (threadId) => runner.hydrate(threadId),
-      publish: (entries) => outboxStore.setState({ entries }),
+      publish: (entries) => {
+        outboxStore.setState({ entries });
+        const { changed, removed } = changes.observe(entries);
+        if (applyingRemote) return;
+        for (const entry of changed) tabs.broadcast({ type: "entry-changed", entry });
+        if (removed.length > 0) tabs.broadcast({ type: "entries-removed", keys: removed });
+      },
       onPaused: (entry) => {
         setLink({ name: "paused", reason: "unauthorized" });
         options.onAuthRequired?.(entry);
@@ -271,18 +287,89 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
         connectionStore.setState({ online });
         if (online) {
           setLink({ name: "connected", serverKind: serverKind() });
-          engine?.retryNetworkWaitsNow();
+          if (tabs.state.leader) engine?.retryNetworkWaitsNow();
         } else {
           setLink({ name: "offline" });
         }
       }),
       deps.visible.subscribe((visible) => {
-        if (visible) engine?.retryNetworkWaitsNow();
+        if (visible && tabs.state.leader) engine?.retryNetworkWaitsNow();
       }),
     );
-    connectionStore.setState({ leader: true });
-    await engine.activate();
+    await tabs.start();
   }
+
+  /** Leadership changes run one after another, so a quick loss never races a takeover. */
+  let leadership: Promise<void> = Promise.resolve();
+
+  function onLeadershipChange(isLeader: boolean): void {
+    connectionStore.setState({ leader: isLeader });
+    if (!isLeader) {
+      engine?.deactivate();
+      return;
+    }
+    leadership = leadership.then(async () => {
+      if (!engine || disposed) return;
+      // Followers may have written answers while no tab led: read them all.
+      await engine.load();
+      if (tabs.state.leader && !disposed) await engine.activate();
+    });
+  }
+
+  function remote(apply: () => void): void {
+    applyingRemote = true;
+    try {
+      apply();
+    } finally {
+      applyingRemote = false;
+    }
+  }
+
+  function onTabMessage(message: TabMessage): void {
+    const running = engine;
+    switch (message.type) {
+      case "entry-changed":
+        if (!running) return;
+        remote(() => running.adopt(message.entry));
+        if (["applied", "elsewhere", "lost"].includes(message.entry.state)) {
+          threads.dropInterrupt(message.entry.threadId, message.entry.interruptId);
+        }
+        return;
+      case "entry-added":
+        if (!running || !store) return;
+        void store
+          .get(message.key)
+          .catch(() => undefined)
+          .then((stored) => remote(() => running.adopt(stored ?? message.entry)));
+        return;
+      case "entries-removed":
+        if (!running) return;
+        remote(() => {
+          for (const key of message.keys) running.forget(key);
+        });
+        return;
+      case "thread-event":
+        threads.applyRemote(message.threadId, message.event);
+        return;
+      case "request":
+        if (!running || !tabs.state.leader) return;
+        if (message.request.kind === "retry-now") void running.retryNow(message.request.key);
+        if (message.request.kind === "retry-all") running.retryNetworkWaitsNow();
+        if (message.request.kind === "resume-after-auth") void running.resumeAfterAuth();
+        return;
+      default:
+        return;
+    }
+  }
+
+  const tabs = createTabCoordinator({
+    namespace,
+    locks: deps.locks,
+    openChannel: deps.openChannel,
+    createTabId: deps.randomUUID,
+    onLeadershipChange,
+    onMessage: onTabMessage,
+  });
 
   function start(): Promise<void> {
     if (disposed) return Promise.reject(new OutboxError(ErrorKind.disposed, "The client was disposed."));
@@ -347,6 +434,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     const result = await opened.putIfAbsentForInterrupt(entry);
     if (result.inserted) {
       running.adopt(result.entry);
+      tabs.broadcast({ type: "entry-added", key: result.entry.key, entry: result.entry });
       return result.entry;
     }
     const existing = result.existing;
@@ -405,7 +493,8 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     },
     async retryNow(key) {
       const { engine: running } = await started();
-      await running.retryNow(key);
+      if (tabs.state.leader) await running.retryNow(key);
+      else tabs.broadcast({ type: "request", request: { kind: "retry-now", key } });
     },
     async discard(key) {
       const { store: opened, engine: running } = await started();
@@ -415,7 +504,8 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     async resumeAfterAuth() {
       const { engine: running } = await started();
       setLink({ name: "connected", serverKind: serverKind() });
-      await running.resumeAfterAuth();
+      if (tabs.state.leader) await running.resumeAfterAuth();
+      else tabs.broadcast({ type: "request", request: { kind: "resume-after-auth" } });
     },
     async clear(target = namespace) {
       const { store: opened, engine: running } = await started();
@@ -424,11 +514,12 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
         running.deactivate();
         await running.load();
         threads.clear();
-        await running.activate();
+        if (tabs.state.leader) await running.activate();
       }
     },
     dispose() {
       disposed = true;
+      void tabs.stop();
       engine?.deactivate();
       runner.dispose();
       if (capabilitiesTimer !== undefined) deps.timers.clearTimeout(capabilitiesTimer);

@@ -1,4 +1,6 @@
 import { defaultTimers } from "../stream/timers";
+import { type ChannelFactory, defaultOpenChannel } from "../tabs/channel";
+import { defaultLocks, type LockManagerSource } from "../tabs/lock-manager";
 
 /**
  * Every side effect the client has, injected through one object. The defaults
@@ -36,6 +38,10 @@ export interface OutboxDeps {
   readonly indexedDB: () => IDBFactory | undefined;
   /** `navigator.storage`, for `persist()`. */
   readonly storageManager: () => StorageManager | undefined;
+  /** Web Locks (`navigator.locks`): one sending tab per origin and namespace. */
+  readonly locks: LockManagerSource;
+  /** BroadcastChannel: how the other tabs mirror the sending one. */
+  readonly openChannel: ChannelFactory;
 }
 
 function windowSignal(
@@ -81,5 +87,7 @@ export function defaultDeps(): OutboxDeps {
     ),
     indexedDB: () => (typeof indexedDB === "undefined" ? undefined : indexedDB),
     storageManager: () => (typeof navigator === "undefined" ? undefined : navigator.storage),
+    locks: defaultLocks,
+    openChannel: defaultOpenChannel,
   };
 }

@@ -159,15 +159,20 @@ export class DeliveryEngine {
 
   schedule(key: string): void {
     if (!this.#active) return;
+    if (this.#running.has(key)) {
+      this.#rescheduleAfterRun.add(key);
+      return;
+    }
     const entry = this.#entries.get(key);
     if (!entry || isFinalState(entry.state) || entry.state === EntryState.paused) return;
     this.#cancelTimer(key);
-    const wait =
-      entry.state === EntryState.retryWait ? (entry.nextAttemptAt ?? 0) - this.#options.deps.now() : 0;
+    const wait = this.#waitBeforeAttempt(entry);
     if (wait > 0) {
+      // The timer only asks again: timers may fire a little early, and the
+      // reducer refuses an attempt before `nextAttemptAt`.
       const handle = this.#options.deps.timers.setTimeout(() => {
         this.#timers.delete(key);
-        void this.#run(key);
+        this.schedule(key);
       }, wait);
       this.#timers.set(key, handle);
       return;

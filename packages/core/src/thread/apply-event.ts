@@ -2,6 +2,7 @@ import type { AgUiEvent, Message } from "../protocol";
 import type { PendingInterrupt, ThreadState } from "./thread-state";
 
 type AssistantMessage = Extract<Message, { role: "assistant" }>;
+type UserMessage = Extract<Message, { role: "user" }>;
 
 function replaceMessage(
   messages: readonly Message[],
@@ -17,13 +18,27 @@ function upsertAssistant(messages: readonly Message[], id: string): readonly Mes
   return [...messages, created];
 }
 
+/** Streamed text is the assistant's, or the person's own message as another tab shows it. */
+function upsertText(messages: readonly Message[], id: string, role: string | undefined): readonly Message[] {
+  if (role !== "user" || messages.some((message) => message.id === id)) return upsertAssistant(messages, id);
+  const created: UserMessage = { id, role: "user", content: "" };
+  return [...messages, created];
+}
+
+function appendText(message: Message, delta: string): Message {
+  if (message.role === "assistant") return { ...message, content: (message.content ?? "") + delta };
+  if (message.role === "user" && typeof message.content === "string")
+    return { ...message, content: message.content + delta };
+  return message;
+}
+
 // A replayed run (a duplicate answered from the server's outcome record, or a
 // retry that re-sends a message) starts a message it already sent: start it over
 // rather than append the same text twice.
-function restartText(messages: readonly Message[], id: string): Message[] {
-  const present = upsertAssistant(messages, id);
+function restartText(messages: readonly Message[], id: string, role: string | undefined): Message[] {
+  const present = upsertText(messages, id, role);
   return replaceMessage(present, id, (message) =>
-    message.role === "assistant" ? { ...message, content: "" } : message,
+    message.role === "assistant" || message.role === "user" ? { ...message, content: "" } : message,
   );
 }
 
@@ -78,16 +93,12 @@ export function applyEvent(state: ThreadState, event: AgUiEvent): ThreadState {
     case "RUN_STARTED":
       return { ...state, loaded: true, run: { name: "running", runId: event.runId } };
     case "TEXT_MESSAGE_START":
-      return { ...state, messages: restartText(state.messages, event.messageId) };
+      return { ...state, messages: restartText(state.messages, event.messageId, event.role) };
     case "TEXT_MESSAGE_CONTENT": {
       const messages = upsertAssistant(state.messages, event.messageId);
       return {
         ...state,
-        messages: replaceMessage(messages, event.messageId, (message) =>
-          message.role === "assistant"
-            ? { ...message, content: (message.content ?? "") + event.delta }
-            : message,
-        ),
+        messages: replaceMessage(messages, event.messageId, (message) => appendText(message, event.delta)),
       };
     }
     case "TOOL_CALL_START":

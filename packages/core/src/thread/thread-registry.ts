@@ -10,9 +10,18 @@ export function readonlyStore<T>(store: StoreApi<T>): ReadonlyStore<T> {
   return { getState: store.getState, getInitialState: store.getInitialState, subscribe: store.subscribe };
 }
 
-/** One zustand store per thread, created on first use. */
+/**
+ * One zustand store per thread, created on first use. Events this tab applies
+ * are reported to `onApply` (other tabs mirror them); events mirrored from
+ * another tab come in through `applyRemote` and are not reported again.
+ */
 export class ThreadRegistry {
   readonly #stores = new Map<string, StoreApi<ThreadState>>();
+  readonly #onApply: ((threadId: string, event: AgUiEvent) => void) | undefined;
+
+  constructor(onApply?: (threadId: string, event: AgUiEvent) => void) {
+    this.#onApply = onApply;
+  }
 
   #store(threadId: string): StoreApi<ThreadState> {
     let store = this.#stores.get(threadId);
@@ -32,6 +41,11 @@ export class ThreadRegistry {
   }
 
   apply(threadId: string, event: AgUiEvent): void {
+    this.applyRemote(threadId, event);
+    this.#onApply?.(threadId, event);
+  }
+
+  applyRemote(threadId: string, event: AgUiEvent): void {
     const store = this.#store(threadId);
     store.setState(applyEvent(store.getState(), event), true);
   }

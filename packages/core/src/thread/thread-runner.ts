@@ -3,7 +3,7 @@ import type { OutboxDeps } from "../client/deps";
 import { pumpRunStream } from "../delivery/pump-run-stream";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
-import type { Message, RunAgentInput } from "../protocol";
+import { type AgUiEvent, EventType, type RunAgentInput } from "../protocol";
 import { backoffDelay } from "../retry/backoff";
 import { createEventLog, type EventLog } from "../stream/event-log";
 import type { AgentHttp } from "../transport/agent-http";
@@ -41,8 +41,9 @@ export class ThreadRunner {
   /** Sends a user message and follows the run to its end. Rejects with an `OutboxError`. */
   async send(threadId: string, text: string): Promise<void> {
     const { threads, deps } = this.#options;
-    const message: Message = { id: deps.randomUUID(), role: "user", content: text };
-    threads.update(threadId, (state) => ({ ...state, messages: [...state.messages, message] }));
+    // Applied as events, so every tab that mirrors this one shows the message too.
+    const messageId = deps.randomUUID();
+    for (const event of userMessageEvents(messageId, text)) threads.apply(threadId, event);
     const runId = deps.randomUUID();
     const input: RunAgentInput = {
       threadId,
@@ -117,6 +118,14 @@ export class ThreadRunner {
   #sleep(ms: number): Promise<void> {
     return new Promise((resolve) => this.#options.deps.timers.setTimeout(resolve, ms));
   }
+}
+
+function userMessageEvents(messageId: string, text: string): AgUiEvent[] {
+  return [
+    { type: EventType.TEXT_MESSAGE_START, messageId, role: "user" },
+    { type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: text },
+    { type: EventType.TEXT_MESSAGE_END, messageId },
+  ];
 }
 
 function isTerminal(signal: DeliverySignal): boolean {

@@ -93,7 +93,14 @@ export function makeClient(harness: Harness, options: Partial<OutboxClientOption
     dbName: "outbox-test",
     retry: { backoff: { baseMs: 20, capMs: 200 } },
     ...options,
-    deps: { indexedDB: () => indexedDB, ...options.deps },
+    // Each client is its own browser unless a test shares tabs on purpose: Node
+    // has a global BroadcastChannel, which would otherwise join every client.
+    deps: {
+      indexedDB: () => indexedDB,
+      locks: () => undefined,
+      openChannel: () => undefined,
+      ...options.deps,
+    },
   });
   harness.clients.push(client);
   return client;
@@ -129,7 +136,12 @@ export function settled(client: OutboxClient, key: string, timeoutMs = 10_000): 
     const timer = setTimeout(() => {
       unsubscribe();
       const entry = client.outbox.getState().entries.find((candidate) => candidate.key === key);
-      reject(new Error(`entry did not settle: ${entry?.state} ${entry?.lastError?.message ?? ""}`));
+      const detail = entry
+        ? `${entry.state} after ${entry.attempts} attempt(s), next attempt in ${
+            entry.nextAttemptAt === null ? "-" : entry.nextAttemptAt - Date.now()
+          } ms, last error ${entry.lastError?.kind ?? "none"}: ${entry.lastError?.message ?? ""}`
+        : "no entry";
+      reject(new Error(`entry did not settle: ${detail}`));
     }, timeoutMs);
     check();
   });
