@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { playwright } from "@vitest/browser-playwright";
+import type { ProxyOptions } from "vite";
 import { defineConfig } from "vitest/config";
 import { chromiumArgs, chromiumExecutablePath } from "./e2e/chromium.ts";
 
@@ -14,13 +15,25 @@ const mockPort = Number(process.env.MOCK_PORT ?? 8787);
 // end-to-end tests serve the production build with `vite preview` (same port and
 // proxy): the dev server's React refresh preamble is an inline script, which the
 // demo's Content-Security-Policy refuses.
+// A stream the mock server cuts (a `mid-stream` drop, a crash) must reach the browser as
+// a cut stream. The proxy otherwise leaves the browser's response open, and the client
+// would only notice at its 45 s stall watchdog.
+const proxyToMock: ProxyOptions = {
+  target: `http://127.0.0.1:${mockPort}`,
+  changeOrigin: false,
+  configure(proxy) {
+    proxy.on("proxyRes", (upstream, _request, response) => {
+      upstream.on("close", () => {
+        if (!upstream.complete) response.destroy();
+      });
+    });
+  },
+};
+
 const demoServer = {
   port: Number(process.env.DEMO_PORT ?? 5173),
   strictPort: true,
-  proxy: {
-    "/agent": { target: `http://127.0.0.1:${mockPort}`, changeOrigin: false },
-    "/__": { target: `http://127.0.0.1:${mockPort}`, changeOrigin: false },
-  },
+  proxy: { "/agent": proxyToMock, "/__": proxyToMock },
 };
 
 export default defineConfig({
