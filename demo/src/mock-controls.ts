@@ -10,10 +10,11 @@ export interface ChaosFault {
     | "mid-tool"
     | "after-tool"
     | "mid-stream";
-  readonly action: "status" | "crash" | "fail" | "drop";
+  readonly action: "status" | "crash" | "fail" | "drop" | "delay";
   readonly status?: number;
   readonly retryAfterMs?: number;
   readonly afterEvents?: number;
+  readonly delayMs?: number;
   readonly times?: number;
   readonly threadId?: string;
 }

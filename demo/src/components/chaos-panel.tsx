@@ -10,6 +10,11 @@ import {
 } from "../mock-controls";
 
 const MODES = ["fixed", "af-legacy", "af-lifecycle"] as const;
+const DELAY_POINTS = [
+  { point: "before-response", label: "before the server answers" },
+  { point: "after-claim", label: "after the claim" },
+  { point: "after-tool", label: "after the tool ran" },
+] as const;
 
 /** Buttons that queue the mock server's faults, so each recovery path can be seen. */
 export function ChaosPanel(): ReactNode {
@@ -18,10 +23,14 @@ export function ChaosPanel(): ReactNode {
   const mode = useQuery({ queryKey: ["demo", "mode"], queryFn: readMode });
   const [afterEvents, setAfterEvents] = useState("2");
   const [retryAfter, setRetryAfter] = useState("5");
+  const [delaySeconds, setDelaySeconds] = useState("5");
+  const [delayPoint, setDelayPoint] = useState<(typeof DELAY_POINTS)[number]["point"]>("after-tool");
   const [message, setMessage] = useState("");
   const dropId = useId();
   const retryId = useId();
   const modeId = useId();
+  const delayId = useId();
+  const delayPointId = useId();
 
   const run = async (label: string, action: () => Promise<void>) => {
     try {
@@ -127,6 +136,45 @@ export function ChaosPanel(): ReactNode {
           }
         >
           Answer 503
+        </button>
+      </div>
+      <div className="field-row">
+        <label htmlFor={delayId}>Pause (seconds)</label>
+        <input
+          id={delayId}
+          type="number"
+          min="1"
+          value={delaySeconds}
+          onChange={(event) => setDelaySeconds(event.currentTarget.value)}
+        />
+        <label htmlFor={delayPointId}>at</label>
+        <select
+          id={delayPointId}
+          value={delayPoint}
+          onChange={(event) => {
+            const chosen = DELAY_POINTS.find((option) => option.point === event.currentTarget.value);
+            if (chosen) setDelayPoint(chosen.point);
+          }}
+        >
+          {DELAY_POINTS.map((option) => (
+            <option key={option.point} value={option.point}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          className="agui-button"
+          data-testid="chaos-delay"
+          onClick={() =>
+            void queue("Pause the run", {
+              point: delayPoint,
+              action: "delay",
+              delayMs: Math.max(1, Number(delaySeconds) || 1) * 1000,
+            })
+          }
+        >
+          Pause the run
         </button>
       </div>
       <div className="field-row">
