@@ -8,7 +8,7 @@ import { MemoryStore } from "../outbox/memory-store";
 import { openOutboxStore } from "../outbox/open-store";
 import type { OutboxStore } from "../outbox/outbox-store";
 import { createEntry, DEFAULT_RETENTION_MS, reduceEntry } from "../outbox/reducer";
-import { buildContractResolution, buildResumeResolution } from "../outcome/degraded-payload";
+import { buildResumeResolution } from "../outcome/degraded-payload";
 import type { ServerKind } from "../outcome/delivery-signal";
 import { MetadataKey, RecoveryCapabilitySchema } from "../protocol";
 import { backoffDelay } from "../retry/backoff";
@@ -401,15 +401,16 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
         `Interrupt ${input.interruptId} is not pending in thread ${input.threadId}; hydrate the thread first.`,
       );
     }
-    const contractResolution = buildContractResolution(decision);
-    if (contractResolution.status === "resolved") {
-      const check = checkAnswer(contractResolution.payload, interrupt.responseSchema);
-      if (!check.valid) throw new InvalidAnswerError(check.violations);
-    }
+    // The payload is shaped for the server in front of us (contract or degraded
+    // rules), and that exact payload is what the interrupt's schema must accept.
     const resolution = buildResumeResolution(decision, {
       serverKind: serverKind(),
       responseSchema: interrupt.responseSchema,
     });
+    if (resolution.status === "resolved") {
+      const check = checkAnswer(resolution.payload, interrupt.responseSchema);
+      if (!check.valid) throw new InvalidAnswerError(check.violations);
+    }
     const key = deps.randomUUID();
     const runId = deps.randomUUID();
     const now = deps.now();

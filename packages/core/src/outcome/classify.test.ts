@@ -130,6 +130,16 @@ const CASES: readonly RowCase[] = [
     },
   },
   {
+    row: "degraded-exception-before-run-started",
+    server: "degraded",
+    signal: { type: "run-error", code: "ToolExecutionException", message: "the tool failed" },
+    context: { acked: false },
+    expected: {
+      kind: "retry",
+      error: { kind: "run_error", code: "ToolExecutionException", message: "the tool failed" },
+    },
+  },
+  {
     row: "already-resolved",
     server: "contract",
     signal: {

@@ -483,6 +483,24 @@ export const VERDICT_TABLE: readonly VerdictRow[] = [
     }),
   }),
   row({
+    id: "degraded-exception-before-run-started",
+    servers: DEGRADED,
+    signal: "RUN_ERROR with an exception-name code (not APPROVAL_*) before RUN_STARTED (no contract)",
+    verdict: "retry",
+    description:
+      "Agent Framework reports a failing tool or model call by exception name, and it may already have consumed the answer: an identical resume is answered from its own records (NOT_FOUND, replay or INVALID), never run again.",
+    decision:
+      "DESIGN.md's unknown-code rule is for servers with the contract. Without it these codes are routine, and the retry is what makes the server say what became of the answer; the retry budget bounds it.",
+    on: ["run-error"],
+    when: (s, c) =>
+      !c.acked && s.type === "run-error" && s.code !== undefined && !s.code.startsWith("APPROVAL_"),
+    decide: (s) => ({
+      kind: "retry",
+      reason: `The server failed before confirming the answer. ${SENT_AGAIN}`,
+      error: errorOf(s),
+    }),
+  }),
+  row({
     id: "run-error-unknown",
     servers: BOTH,
     signal: "RUN_ERROR with an unknown (or no) code before the claim",

@@ -1,0 +1,192 @@
+import { expect, test } from "vitest";
+import {
+  askForDeployment,
+  chaos,
+  ledger,
+  makeClient,
+  type RequestRecord,
+  recordingFetch,
+  settled,
+  startHarness,
+} from "./harness";
+
+// Servers without the recovery contract (today's Agent Framework), emulated by the
+// mock's af-legacy and af-lifecycle modes. DESIGN.md's degraded rules: no answer
+// silently dropped, no second execution caused by the client, NOT_FOUND after our
+// own send never read as "never pending".
+
+const resumeBodies = (requests: readonly RequestRecord[], bodies: Map<RequestRecord, string>) =>
+  requests
+    .filter((request) => request.idempotencyKey !== null)
+    .map((request) => JSON.parse(bodies.get(request) ?? "{}"));
+
+function capturingFetch(requests: RequestRecord[], bodies: Map<RequestRecord, string>) {
+  const record = recordingFetch(requests);
+  return (input: string, init?: RequestInit) => {
+    const promise = record(input, init);
+    const last = requests.at(-1);
+    if (last && typeof init?.body === "string") bodies.set(last, init.body);
+    return promise;
+  };
+}
+
+for (const mode of ["af-legacy", "af-lifecycle"] as const) {
+  test(`${mode}: detected from capabilities; the resume carries messages: [], approved and accepted; applied once`, async () => {
+    const harness = await startHarness({ mode });
+    const requests: RequestRecord[] = [];
+    const bodies = new Map<RequestRecord, string>();
+    const client = makeClient(harness, { deps: { fetch: capturingFetch(requests, bodies) } });
+    await client.start();
+    expect(client.connection.getState().serverKind).toBe("degraded");
+    const interrupt = await askForDeployment(client, `t-${mode}`);
+
+    const entry = await client.answer({ threadId: `t-${mode}`, interruptId: interrupt.id, approved: true });
+    const final = await settled(client, entry.key);
+
+    expect(final.state).toBe("applied");
+    const [body] = resumeBodies(requests, bodies);
+    expect(body.messages).toEqual([]);
+    expect(body.resume[0].payload).toMatchObject({ approved: true, accepted: true });
+    expect(client.thread(`t-${mode}`).store.getState().pendingInterrupts).toEqual([]);
+    expect(await ledger(harness)).toHaveLength(1);
+  });
+
+  test(`${mode}: a failure after the tool is never retried blindly: the thread decides, one execution`, async () => {
+    const harness = await startHarness({ mode });
+    const client = makeClient(harness);
+    await client.start();
+    const interrupt = await askForDeployment(client, `t-${mode}-fail`);
+    await chaos(harness, [{ point: "after-tool", action: "fail" }]);
+
+    const entry = await client.answer({
+      threadId: `t-${mode}-fail`,
+      interruptId: interrupt.id,
+      approved: true,
+    });
+    const final = await settled(client, entry.key);
+
+    // The tool ran: the verdict says so (applied) or admits it cannot tell (lost) — never needs-you, never dropped.
+    expect(["applied", "lost"]).toContain(final.state);
+    expect(final.decision).toEqual({ kind: "approve" });
+    expect(client.thread(`t-${mode}-fail`).store.getState().pendingInterrupts).toEqual([]);
+    expect(await ledger(harness)).toHaveLength(1);
+  });
+
+  test(`${mode}: cancel is applied and runs nothing`, async () => {
+    const harness = await startHarness({ mode });
+    const client = makeClient(harness);
+    await client.start();
+    const interrupt = await askForDeployment(client, `t-${mode}-cancel`);
+
+    const entry = await client.answer({
+      threadId: `t-${mode}-cancel`,
+      interruptId: interrupt.id,
+      cancelled: true,
+    });
+    expect((await settled(client, entry.key)).state).toBe("applied");
+    expect(await ledger(harness)).toHaveLength(0);
+  });
+}
+
+test("af-legacy: edits are sent as flat keys (the schema declares no editedArgs) and the tool runs with them", async () => {
+  const harness = await startHarness({ mode: "af-legacy" });
+  const client = makeClient(harness);
+  await client.start();
+  const interrupt = await askForDeployment(client, "t-legacy-edit");
+
+  const entry = await client.answer({
+    threadId: "t-legacy-edit",
+    interruptId: interrupt.id,
+    approved: true,
+    editedArgs: { target: "canary" },
+  });
+  expect(JSON.parse(entry.body).resume[0].payload).toEqual({
+    target: "canary",
+    approved: true,
+    accepted: true,
+  });
+  expect((await settled(client, entry.key)).state).toBe("applied");
+  expect((await ledger(harness)).map((execution) => execution.args)).toEqual([{ target: "canary" }]);
+});
+
+test("af-lifecycle: edits go as editedArgs, which its schema declares", async () => {
+  const harness = await startHarness({ mode: "af-lifecycle" });
+  const client = makeClient(harness);
+  await client.start();
+  const interrupt = await askForDeployment(client, "t-lifecycle-edit");
+
+  const entry = await client.answer({
+    threadId: "t-lifecycle-edit",
+    interruptId: interrupt.id,
+    approved: true,
+    editedArgs: { target: "canary" },
+  });
+  expect(JSON.parse(entry.body).resume[0].payload).toEqual({
+    approved: true,
+    accepted: true,
+    editedArgs: { target: "canary" },
+  });
+  expect((await settled(client, entry.key)).state).toBe("applied");
+  expect((await ledger(harness)).map((execution) => execution.args)).toEqual([{ target: "canary" }]);
+});
+
+test("af-legacy: a stream lost before RUN_STARTED, then NOT_FOUND on the retry: hydrated and settled, never 'never pending'", async () => {
+  const harness = await startHarness({ mode: "af-legacy" });
+  const client = makeClient(harness);
+  await client.start();
+  const interrupt = await askForDeployment(client, "t-legacy-drop");
+  await chaos(harness, [{ point: "mid-stream", action: "drop", afterEvents: 0 }]);
+
+  const entry = await client.answer({ threadId: "t-legacy-drop", interruptId: interrupt.id, approved: true });
+  const final = await settled(client, entry.key);
+
+  expect(final.attempts).toBeGreaterThanOrEqual(2);
+  expect(["applied", "lost"]).toContain(final.state);
+  expect(final.state).not.toBe("needs_user");
+  expect(await ledger(harness)).toHaveLength(1);
+});
+
+test("af-lifecycle: another browser's different decision is 'answered elsewhere'; one execution", async () => {
+  const harness = await startHarness({ mode: "af-lifecycle" });
+  const phone = makeClient(harness, { dbName: "phone" });
+  const laptop = makeClient(harness, { dbName: "laptop" });
+  await phone.start();
+  await laptop.start();
+  const interrupt = await askForDeployment(phone, "t-lifecycle-race");
+  await laptop.thread("t-lifecycle-race").hydrate();
+
+  const approved = await phone.answer({
+    threadId: "t-lifecycle-race",
+    interruptId: interrupt.id,
+    approved: true,
+  });
+  expect((await settled(phone, approved.key)).state).toBe("applied");
+  const rejected = await laptop.answer({
+    threadId: "t-lifecycle-race",
+    interruptId: interrupt.id,
+    approved: false,
+  });
+  const final = await settled(laptop, rejected.key);
+
+  expect(final.state).toBe("elsewhere");
+  expect(await ledger(harness)).toHaveLength(1);
+});
+
+test("af-lifecycle: a tool cut off mid-execution is lost (answer kept), never re-run", async () => {
+  const harness = await startHarness({ mode: "af-lifecycle" });
+  const client = makeClient(harness);
+  await client.start();
+  const interrupt = await askForDeployment(client, "t-lifecycle-cut");
+  await chaos(harness, [{ point: "mid-tool", action: "fail" }]);
+
+  const entry = await client.answer({
+    threadId: "t-lifecycle-cut",
+    interruptId: interrupt.id,
+    approved: true,
+  });
+  const final = await settled(client, entry.key);
+
+  expect(final.state).toBe("lost");
+  expect(final.decision).toEqual({ kind: "approve" });
+  expect(await ledger(harness)).toHaveLength(1);
+});
