@@ -313,8 +313,9 @@ test("after a needs-you verdict the kept answer is shown and the person can answ
     expect(screen.getByTestId("approval-card").getAttribute("data-state")).toBe("needs_user"),
   );
   expect(screen.getByTestId("approval-decision").textContent).toBe("You approved with target = staging.");
-  // The editor starts again from the kept edits.
+  // The editor starts again from the kept edits, which still count as edits.
   expect(screen.getByRole("textbox", { name: /Target/ }).getAttribute("value")).toBe("staging");
+  expect(screen.getByRole("button", { name: "Approve with edits" })).toBeTruthy();
   fireEvent.change(screen.getByRole("textbox", { name: /Target/ }), { target: { value: "canary" } });
   fireEvent.click(screen.getByRole("button", { name: "Approve with edits" }));
   await waitFor(() => expect(screen.getByTestId("approval-status").textContent).toBe("Applied."));

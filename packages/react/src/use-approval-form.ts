@@ -19,7 +19,7 @@ export interface ApprovalFormModel {
   /** Every violation of `{approved: true, editedArgs}`, shown or not. */
   readonly violations: readonly AnswerViolation[];
   readonly valid: boolean;
-  /** True when the arguments differ from the proposed ones. */
+  /** True when the arguments differ from the proposed ones (not from where the inputs started). */
   readonly edited: boolean;
   /** The arguments to send with an approval: undefined when nothing was edited. */
   readonly editedArgs: Readonly<Record<string, unknown>> | undefined;
@@ -51,11 +51,13 @@ function canonical(value: unknown): string {
 export function useApprovalForm(
   responseSchema: Readonly<Record<string, unknown>> | undefined,
   proposedArgs: Readonly<Record<string, unknown>>,
+  /** Where the inputs start (for example a kept answer's edits); defaults to the proposal. */
+  startArgs: Readonly<Record<string, unknown>> = proposedArgs,
 ): ApprovalFormModel {
   const fields = useMemo(() => formFields(responseSchema), [responseSchema]);
-  const proposedKey = canonical(proposedArgs);
+  const startKey = canonical(startArgs);
   // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by content, not identity
-  const initial = useMemo(() => initialValues(fields, proposedArgs), [fields, proposedKey]);
+  const initial = useMemo(() => initialValues(fields, startArgs), [fields, startKey]);
   const [values, setValues] = useState<FormValues>(initial);
   const [dirty, setDirty] = useState<ReadonlySet<string>>(new Set());
   const [showAll, setShowAll] = useState(false);
