@@ -15,6 +15,7 @@ const mockPort = Number(process.env.MOCK_PORT ?? 8787);
 // end-to-end tests serve the production build with `vite preview` (same port and
 // proxy): the dev server's React refresh preamble is an inline script, which the
 // demo's Content-Security-Policy refuses.
+
 // A stream the mock server cuts (a `mid-stream` drop, a crash) must reach the browser as
 // a cut stream. The proxy otherwise leaves the browser's response open, and the client
 // would only notice at its 45 s stall watchdog.
