@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { BackgroundVerdict } from "./background-verdict";
+
+/**
+ * What is kept durably about one background run: enough to poll on after a
+ * reload with the token the server last handed out, and to drop the events
+ * already applied. Stored as one metadata value, so the token, the cursor and
+ * the status always change together in one write.
+ */
+export const BackgroundRunRecordSchema = z.object({
+  runId: z.string().min(1),
+  threadId: z.string().min(1),
+  /** The token to poll with next; null once the server finished the run. */
+  continuationToken: z.string().min(1).nullable(),
+  /** The last event seq applied to the thread (the stream cursor). */
+  lastSeq: z.number().int().nonnegative(),
+  /** The server's status at the last successful poll. */
+  status: z.enum(["queued", "in_progress", "completed", "failed"]),
+  verdict: z.enum([
+    BackgroundVerdict.polling,
+    BackgroundVerdict.retryWait,
+    BackgroundVerdict.paused,
+    BackgroundVerdict.completed,
+    BackgroundVerdict.lost,
+    BackgroundVerdict.needsUser,
+  ]),
+  /** One sentence for the person about the verdict; never quotes content. */
+  verdictReason: z.string().nullable(),
+  /** The verdict-table row (or background rule) that decided the verdict. */
+  rule: z.string().nullable(),
+  /** Failed polls in a row; a successful poll resets it. */
+  attempts: z.number().int().nonnegative(),
+  /** When the current stretch of failed polls began (the retry budget counts from here). */
+  failingSince: z.number().nullable(),
+  /** When to poll next (epoch ms); null when nothing is scheduled. */
+  nextPollAt: z.number().nullable(),
+  /** The last failure, raw code and message kept. */
+  lastError: z
+    .object({
+      kind: z.string(),
+      code: z.string().optional(),
+      message: z.string(),
+      status: z.number().optional(),
+    })
+    .nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type BackgroundRunRecord = z.infer<typeof BackgroundRunRecordSchema>;
+
+export interface NewBackgroundRun {
+  readonly runId: string;
+  readonly threadId: string;
+  readonly continuationToken: string | null;
+  readonly status: BackgroundRunRecord["status"];
+  readonly lastSeq: number;
+  readonly now: number;
+}
+
+/** The record written right after the server accepted the run, before its first poll. */
+export function createBackgroundRunRecord(input: NewBackgroundRun): BackgroundRunRecord {
+  return {
+    runId: input.runId,
+    threadId: input.threadId,
+    continuationToken: input.continuationToken,
+    lastSeq: input.lastSeq,
+    status: input.status,
+    verdict: BackgroundVerdict.polling,
+    verdictReason: null,
+    rule: null,
+    attempts: 0,
+    failingSince: null,
+    nextPollAt: input.now,
+    lastError: null,
+    createdAt: input.now,
+    updatedAt: input.now,
+  };
+}

@@ -1,0 +1,790 @@
+import { createStore, type StoreApi } from "zustand/vanilla";
+import type { OutboxDeps } from "../client/deps";
+import { pumpRunStream } from "../delivery/pump-run-stream";
+import { ErrorKind, OutboxError } from "../errors/outbox-error";
+import type { EntryError } from "../outbox/entry";
+import type { OutboxStore } from "../outbox/outbox-store";
+import type { DeliverySignal } from "../outcome/delivery-signal";
+import type { Verdict } from "../outcome/verdict";
+import { errorOf } from "../outcome/verdict-table";
+import { type BackgroundResponse, EventSchema, type RunAgentInput, type RunStatus } from "../protocol";
+import { backoffDelay } from "../retry/backoff";
+import { type PlanRetryOptions, planRetry } from "../retry/plan-retry";
+import { CursorVerdict, createEventLog, type EventLog } from "../stream/event-log";
+import { DEFAULT_MAX_EVENT_BYTES } from "../stream/read-event-stream";
+import { DEFAULT_STALL_TIMEOUT_MS } from "../stream/watchdog";
+import { type ReadonlyStore, readonlyStore, type ThreadRegistry } from "../thread/thread-registry";
+import { type AgentHttp, type HttpFailure, isHttpFailure } from "../transport/agent-http";
+import { BackgroundHttp } from "./background-http";
+import { type BackgroundRunAction, reduceBackgroundRun } from "./background-reducer";
+import { type BackgroundRunRecord, createBackgroundRunRecord } from "./background-run-record";
+import { BackgroundRunStore } from "./background-run-store";
+import { BackgroundVerdict, isFinalBackgroundVerdict } from "./background-verdict";
+import { backgroundReason, classifyBackgroundSignal } from "./classify-background";
+import type { BackgroundEvent } from "./decode-background-events";
+import { userMessageEvents } from "./user-message-events";
+
+/*
+ * One loop per run, only while this tab is active (the sending tab):
+ *
+ *   start ─POST 202─▶ events applied ─▶ record persisted (index, then record) ─┐
+ *                                                                              ▼
+ *   ┌──────────── wait until nextPollAt (interval, backoff, Retry-After) ◀── polling / retry_wait
+ *   ▼
+ *   POST poll {held token}
+ *     ├─ 200 ─▶ apply events past the cursor (fill gaps by re-attach) ─▶ persist token+cursor+status
+ *     │          ├─ in progress ─▶ polling            ├─ completed ─▶ completed
+ *     │          └─ failed ─▶ classify RUN_ERROR code ─▶ lost | needs_user
+ *     ├─ 5xx / 429 / 409 IN_PROGRESS / network ─▶ retry_wait, same token (planRetry ≥ Retry-After)
+ *     ├─ 409 STALE / 404 UNKNOWN ─▶ GET /runs/{runId}
+ *     │          ├─ newer token ─▶ adopt it ─▶ polling
+ *     │          ├─ terminal ─▶ catch up on events ─▶ completed | lost | needs_user
+ *     │          └─ 404 / 410 ─▶ hydrate the thread ─▶ needs_user
+ *     ├─ 401 / 403 ─▶ paused until resumeAfterAuth()
+ *     └─ anything else ─▶ needs_user, raw code kept
+ *
+ * Every transition is one pure reducer step and one durable write, made after
+ * the network call it depends on, never during it.
+ */
+
+/** The observable state: every run of the namespace, oldest first. */
+export interface BackgroundRunsState {
+  readonly runs: readonly BackgroundRunRecord[];
+}
+
+export type BackgroundDeps = Pick<OutboxDeps, "fetch" | "now" | "timers" | "random" | "randomUUID">;
+
+export interface BackgroundRunsOptions {
+  /** Whose runs these are; records of other namespaces are never loaded or polled. */
+  readonly namespace: string;
+  /** The agent endpoint, e.g. `https://host/agent` (no trailing slash). */
+  readonly url: string;
+  /** `fetch`, clock, timers, jitter and ids: the client's `deps`. */
+  readonly deps: BackgroundDeps;
+  /** Where records live (metadata API). Not closed by `dispose()`. */
+  readonly store: OutboxStore;
+  /** Events are applied here, each once, in order. */
+  readonly threads: ThreadRegistry;
+  /** Error bodies, `Retry-After`, run status and re-attach. */
+  readonly http: AgentHttp;
+  /** Backoff (base 1 s, cap 30 s, full jitter) and retry budget (12 polls, 15 min) for failed polls. */
+  readonly retry?: PlanRetryOptions;
+  /** Extra headers for start and poll requests (auth), read per request. */
+  readonly headers?: () => Record<string, string> | Promise<Record<string, string>>;
+  /**
+   * Wait between two successful polls of a run that is still going.
+   * @default 1_000
+   */
+  readonly pollIntervalMs?: number;
+  /**
+   * Reloads a thread from the server; used when missed events cannot be
+   * replayed (event log expired, run forgotten). Without it those cases end in
+   * `needs_user` with the thread as it is.
+   */
+  readonly hydrate?: (threadId: string) => Promise<void>;
+  /**
+   * Watchdog while re-attaching to fill a gap in the events.
+   * @default 45_000
+   */
+  readonly stallTimeoutMs?: number;
+  /** @default 1_048_576 */
+  readonly maxEventBytes?: number;
+}
+
+export interface StartBackgroundRunInput {
+  readonly threadId: string;
+  /** The person's message. */
+  readonly text: string;
+}
+
+export const DEFAULT_BACKGROUND_POLL_INTERVAL_MS = 1_000;
+
+const RUN_FINISHED_REASON = "The background run finished.";
+
+/**
+ * Starts background runs and keeps polling them, across reloads, with the
+ * continuation token the server last handed out: never starting over, never
+ * re-running a tool. See the diagram above for the verdicts.
+ */
+export class BackgroundRuns {
+  /** Read-only store of every run of the namespace. */
+  readonly runs: ReadonlyStore<BackgroundRunsState>;
+  readonly #options: BackgroundRunsOptions;
+  readonly #wire: BackgroundHttp;
+  readonly #runStore: BackgroundRunStore;
+  readonly #state: StoreApi<BackgroundRunsState>;
+  readonly #records = new Map<string, BackgroundRunRecord>();
+  readonly #logs = new Map<string, EventLog>();
+  readonly #loops = new Map<string, { readonly generation: number; readonly done: Promise<void> }>();
+  readonly #wakers = new Map<string, () => void>();
+  /** Aborts `start()` requests on dispose. */
+  readonly #lifetime = new AbortController();
+  /** Aborts polling on deactivate; replaced on every activation. */
+  #abort = new AbortController();
+  #active = false;
+  #disposed = false;
+  #generation = 0;
+
+  constructor(options: BackgroundRunsOptions) {
+    this.#options = options;
+    this.#wire = new BackgroundHttp({
+      url: options.url,
+      fetch: options.deps.fetch,
+      http: options.http,
+      ...(options.headers ? { headers: options.headers } : {}),
+    });
+    this.#runStore = new BackgroundRunStore(options.store, options.namespace);
+    this.#state = createStore<BackgroundRunsState>()(() => ({ runs: [] }));
+    this.runs = readonlyStore(this.#state);
+  }
+
+  get active(): boolean {
+    return this.#active;
+  }
+
+  /** One run's record, if this instance knows it. */
+  get(runId: string): BackgroundRunRecord | undefined {
+    return this.#records.get(runId);
+  }
+
+  /**
+   * Sends the person's message as a background run. Resolves with the record
+   * once it is durable, before the first poll; polling starts if (or once)
+   * this instance is active. Rejects with an `OutboxError` when the server did
+   * not accept the run (nothing is recorded then).
+   */
+  async start(input: StartBackgroundRunInput): Promise<BackgroundRunRecord> {
+    this.#throwIfDisposed();
+    const { threads, deps } = this.#options;
+    const { threadId } = input;
+    for (const event of userMessageEvents(deps.randomUUID(), input.text)) threads.apply(threadId, event);
+    const runId = deps.randomUUID();
+    const body: RunAgentInput = {
+      threadId,
+      runId,
+      state: {},
+      messages: [...threads.get(threadId).messages],
+      tools: [],
+      context: [],
+      forwardedProps: { background: true },
+    };
+    const answer = await this.#wire.start(JSON.stringify(body), this.#lifetime.signal);
+    if (answer.kind === "failed") throw startError(answer.signal);
+    this.#throwIfDisposed();
+    const { response, events } = answer;
+    const lastSeq = await this.#applyEvents(response.runId, threadId, events, this.#lifetime.signal);
+    const now = deps.now();
+    const fresh = createBackgroundRunRecord({
+      runId: response.runId,
+      threadId,
+      continuationToken: response.continuationToken,
+      status: response.status,
+      lastSeq,
+      now,
+    });
+    const action = this.#actionForResponse(response, lastSeq, now);
+    // The first poll goes right away: the server only queued the run.
+    const record = reduceBackgroundRun(
+      fresh,
+      action.type === "polled" ? { ...action, nextPollAt: now } : action,
+    );
+    await this.#runStore.insert(record);
+    this.#records.set(record.runId, record);
+    this.#publish();
+    this.#ensureLoop(record.runId);
+    return record;
+  }
+
+  /**
+   * Loads every record of the namespace (after a reload, or to pick up runs
+   * another tab started) and, when active, polls each unfinished one on with
+   * its persisted token and cursor. Idempotent.
+   */
+  async resumeAll(): Promise<readonly BackgroundRunRecord[]> {
+    this.#throwIfDisposed();
+    const stored = await this.#runStore.loadAll();
+    for (const record of stored) {
+      const known = this.#records.get(record.runId);
+      if (known && known.updatedAt >= record.updatedAt) continue;
+      this.#records.set(record.runId, record);
+      // Events up to the stored cursor were applied by whoever stored it.
+      const log = this.#logs.get(record.runId);
+      if (log && log.lastSeq(record.runId) < record.lastSeq) this.#logs.delete(record.runId);
+    }
+    this.#publish();
+    for (const record of stored) this.#ensureLoop(record.runId);
+    return this.#state.getState().runs;
+  }
+
+  /** Starts polling (this tab became the sending tab). */
+  activate(): void {
+    if (this.#disposed || this.#active) return;
+    this.#active = true;
+    this.#generation += 1;
+    this.#abort = new AbortController();
+    for (const runId of this.#records.keys()) this.#ensureLoop(runId);
+  }
+
+  /** Stops polling; an in-flight poll is aborted (its token stays current on the server). */
+  deactivate(): void {
+    if (!this.#active) return;
+    this.#active = false;
+    this.#abort.abort(new OutboxError(ErrorKind.disposed, "Background polling stopped."));
+  }
+
+  /** Stops everything. Records stay durable; the store is not closed. */
+  dispose(): void {
+    this.deactivate();
+    this.#disposed = true;
+    this.#lifetime.abort(new OutboxError(ErrorKind.disposed, "The client was disposed."));
+  }
+
+  /**
+   * Polls a run now: skips a backoff, or tries again after `needs_user` or
+   * `paused` with the held token (never for `completed` or `lost`).
+   */
+  async retryNow(runId: string): Promise<void> {
+    const record = this.#records.get(runId);
+    if (!record || record.continuationToken === null) return;
+    if (record.verdict === BackgroundVerdict.completed || record.verdict === BackgroundVerdict.lost) return;
+    await this.#commit(runId, { type: "poll-now", at: this.#options.deps.now() });
+    this.#wakers.get(runId)?.();
+    this.#ensureLoop(runId);
+  }
+
+  /** After the app re-authenticated: paused runs poll again. */
+  async resumeAfterAuth(): Promise<void> {
+    for (const record of [...this.#records.values()]) {
+      if (record.verdict === BackgroundVerdict.paused) await this.retryNow(record.runId);
+    }
+  }
+
+  /** Forgets a run with a final verdict; refuses one without (never delete before a final verdict). */
+  async discard(runId: string): Promise<void> {
+    const record = this.#records.get(runId);
+    if (record && !isFinalBackgroundVerdict(record.verdict)) {
+      throw new OutboxError(
+        ErrorKind.storageFailed,
+        `discard refused: background run ${runId} is "${record.verdict}", which is not final`,
+      );
+    }
+    await this.#runStore.remove(runId);
+    this.#records.delete(runId);
+    this.#logs.delete(runId);
+    this.#publish();
+  }
+
+  /** Forgets what is in memory and reloads from the store (after `clear(namespace)`). */
+  async reset(): Promise<void> {
+    const wasActive = this.#active;
+    this.deactivate();
+    this.#records.clear();
+    this.#logs.clear();
+    this.#publish();
+    await this.resumeAll();
+    if (wasActive) this.activate();
+  }
+
+  // ── polling ──────────────────────────────────────────────────────────────
+
+  #ensureLoop(runId: string): void {
+    if (!this.#active || this.#disposed) return;
+    const record = this.#records.get(runId);
+    if (!record || !isPolled(record)) return;
+    const generation = this.#generation;
+    const current = this.#loops.get(runId);
+    if (current?.generation === generation) return;
+    const signal = this.#abort.signal;
+    // A loop of an earlier activation may still be finishing an aborted poll: run after it.
+    const done = (current?.done ?? Promise.resolve()).then(() => this.#drive(runId, generation, signal));
+    const loop = { generation, done };
+    this.#loops.set(runId, loop);
+    void done.finally(() => {
+      if (this.#loops.get(runId) === loop) this.#loops.delete(runId);
+    });
+  }
+
+  #live(generation: number): boolean {
+    return this.#active && !this.#disposed && generation === this.#generation;
+  }
+
+  async #drive(runId: string, generation: number, signal: AbortSignal): Promise<void> {
+    let storageFailures = 0;
+    while (this.#live(generation)) {
+      const record = this.#records.get(runId);
+      if (!record || !isPolled(record)) return;
+      const wait = (record.nextPollAt ?? 0) - this.#options.deps.now();
+      if (wait > 0) {
+        await this.#sleep(runId, wait, signal);
+        continue;
+      }
+      try {
+        await this.#pollOnce(record, signal);
+        storageFailures = 0;
+      } catch {
+        if (signal.aborted || !this.#live(generation)) return;
+        // A write was refused (quota, closed database): nothing moved on durably.
+        // Poll again later with the token that is stored; a stale one recovers via status.
+        storageFailures += 1;
+        await this.#sleep(runId, backoffDelay(storageFailures, this.#backoff()), signal);
+      }
+    }
+  }
+
+  #sleep(runId: string, ms: number, signal: AbortSignal): Promise<void> {
+    const { timers } = this.#options.deps;
+    return new Promise((resolve) => {
+      if (signal.aborted) {
+        resolve();
+        return;
+      }
+      const wake = () => {
+        timers.clearTimeout(handle);
+        signal.removeEventListener("abort", wake);
+        if (this.#wakers.get(runId) === wake) this.#wakers.delete(runId);
+        resolve();
+      };
+      const handle = timers.setTimeout(wake, ms);
+      signal.addEventListener("abort", wake, { once: true });
+      this.#wakers.set(runId, wake);
+    });
+  }
+
+  async #pollOnce(record: BackgroundRunRecord, signal: AbortSignal): Promise<void> {
+    const token = record.continuationToken;
+    if (token === null) {
+      await this.#settle(record.runId, {
+        verdict: BackgroundVerdict.needsUser,
+        rule: "background-no-token",
+        reason: "The run is not finished but no continuation token is held; reload the conversation.",
+        error: null,
+      });
+      return;
+    }
+    const answer = await this.#wire.poll(token, signal);
+    // An answer that arrived in full is processed even if polling stopped meanwhile:
+    // dropping it would leave a stale token behind.
+    if (answer.kind === "ok") {
+      const lastSeq = await this.#applyEvents(record.runId, record.threadId, answer.events, signal);
+      await this.#commit(
+        record.runId,
+        this.#actionForResponse(answer.response, lastSeq, this.#options.deps.now()),
+      );
+      return;
+    }
+    await this.#onFailure(record, answer.signal, signal);
+  }
+
+  async #onFailure(record: BackgroundRunRecord, failure: DeliverySignal, signal: AbortSignal): Promise<void> {
+    const verdict = classifyBackgroundSignal(failure);
+    switch (verdict.kind) {
+      case "retry":
+        await this.#scheduleRetry(record, verdict.retryAfterMs, verdict);
+        return;
+      case "status_then_hydrate":
+        await this.#recover(record, verdict, signal);
+        return;
+      case "paused":
+        await this.#commit(record.runId, {
+          type: "paused",
+          at: this.#options.deps.now(),
+          reason: "Sign-in is needed before the background run can be followed.",
+          error: verdict.error,
+        });
+        return;
+      case "lost":
+        await this.#settle(record.runId, {
+          verdict: BackgroundVerdict.lost,
+          rule: verdict.rule,
+          reason: backgroundReason(verdict),
+          error: verdict.error,
+        });
+        return;
+      default:
+        await this.#settle(record.runId, {
+          verdict: BackgroundVerdict.needsUser,
+          rule: verdict.rule,
+          reason: backgroundReason(verdict),
+          error: verdict.error ?? errorOf(failure),
+        });
+    }
+  }
+
+  async #scheduleRetry(
+    record: BackgroundRunRecord,
+    retryAfterMs: number | undefined,
+    why: { readonly reason: string; readonly rule: string; readonly error: EntryError | null },
+  ): Promise<void> {
+    const now = this.#options.deps.now();
+    const attempts = record.attempts + 1;
+    const plan = planRetry(
+      { attempts, firstAttemptAt: record.failingSince ?? now, now, retryAfterMs },
+      this.#retryOptions(),
+    );
+    if (plan.kind === "exhausted") {
+      await this.#settle(record.runId, {
+        verdict: BackgroundVerdict.needsUser,
+        rule: "retry-budget-exhausted",
+        reason: `Gave up polling after ${attempts} failed attempts; the run may still be going on the server.`,
+        error: why.error,
+      });
+      return;
+    }
+    await this.#commit(record.runId, {
+      type: "retry-scheduled",
+      at: now,
+      retryAt: plan.retryAt,
+      reason: why.reason,
+      rule: why.rule,
+      error: why.error,
+    });
+  }
+
+  /** STALE or UNKNOWN token: the run status names the current token, or how the run ended. */
+  async #recover(record: BackgroundRunRecord, verdict: Verdict, signal: AbortSignal): Promise<void> {
+    let status: RunStatus | HttpFailure;
+    try {
+      status = await this.#options.http.runStatus(record.runId);
+    } catch {
+      if (signal.aborted) return;
+      await this.#scheduleRetry(record, undefined, {
+        reason: "The run status could not be read; trying again.",
+        rule: verdict.rule,
+        error: { kind: "network", message: "The run status request failed." },
+      });
+      return;
+    }
+    if (isHttpFailure(status)) {
+      if (status.status === 404 || status.status === 410) {
+        await this.#giveUp(record, verdict);
+        return;
+      }
+      await this.#onStatusFailure(record, status);
+      return;
+    }
+    if (status.terminal !== null) {
+      const lastSeq = await this.#catchUp(record, status.lastSeq, status.terminal, signal);
+      await this.#commit(record.runId, this.#actionForTerminal(status.terminal, lastSeq));
+      return;
+    }
+    const adopted = status.continuationToken;
+    if (adopted !== null && adopted !== record.continuationToken) {
+      const now = this.#options.deps.now();
+      const budget = planRetry(
+        { attempts: record.attempts + 1, firstAttemptAt: record.failingSince ?? now, now },
+        this.#retryOptions(),
+      );
+      if (budget.kind === "exhausted") {
+        await this.#settle(record.runId, {
+          verdict: BackgroundVerdict.needsUser,
+          rule: "retry-budget-exhausted",
+          reason: "The run kept moving past the held token; reload the conversation.",
+          error: verdict.error,
+        });
+        return;
+      }
+      await this.#commit(record.runId, {
+        type: "token-adopted",
+        at: now,
+        continuationToken: adopted,
+        reason: verdict.reason,
+        rule: verdict.rule,
+        error: verdict.error,
+      });
+      return;
+    }
+    // The status names our own token (or none) while the run goes on: ask again later.
+    await this.#scheduleRetry(record, undefined, verdict);
+  }
+
+  async #onStatusFailure(record: BackgroundRunRecord, failure: HttpFailure): Promise<void> {
+    const signal: DeliverySignal = {
+      type: "http-status",
+      status: failure.status,
+      message: failure.message,
+      ...(failure.code === undefined ? {} : { code: failure.code }),
+      ...(failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs }),
+    };
+    const verdict = classifyBackgroundSignal(signal);
+    if (verdict.kind === "retry") {
+      await this.#scheduleRetry(record, verdict.retryAfterMs, verdict);
+      return;
+    }
+    await this.#settle(record.runId, {
+      verdict: BackgroundVerdict.needsUser,
+      rule: verdict.rule,
+      reason: backgroundReason(verdict),
+      error: verdict.error ?? errorOf(signal),
+    });
+  }
+
+  /** The server forgot the run: show the thread as the server has it, and say so. */
+  async #giveUp(record: BackgroundRunRecord, verdict: Verdict): Promise<void> {
+    const { hydrate } = this.#options;
+    let hydrated = false;
+    if (hydrate) {
+      hydrated = await hydrate(record.threadId).then(
+        () => true,
+        () => false,
+      );
+    }
+    await this.#settle(record.runId, {
+      verdict: BackgroundVerdict.needsUser,
+      rule: verdict.rule,
+      reason: hydrated
+        ? "The server no longer knows this background run; the conversation was reloaded from the server."
+        : "The server no longer knows this background run; reload the conversation to see where it stands.",
+      error: verdict.error,
+    });
+  }
+
+  // ── events ───────────────────────────────────────────────────────────────
+
+  #logFor(runId: string): EventLog {
+    let log = this.#logs.get(runId);
+    if (!log) {
+      log = createEventLog([{ runId, seq: this.#records.get(runId)?.lastSeq ?? 0 }]);
+      this.#logs.set(runId, log);
+    }
+    return log;
+  }
+
+  /**
+   * Applies each event past the cursor once, in order. A hole in the sequence
+   * (a poll answered after a token we never saw) is filled from the run's event
+   * log first; if that is gone, the thread is hydrated instead.
+   */
+  async #applyEvents(
+    runId: string,
+    threadId: string,
+    events: readonly BackgroundEvent[],
+    signal: AbortSignal,
+  ): Promise<number> {
+    const { threads } = this.#options;
+    for (const { event, cursor } of events) {
+      let judged = this.#logFor(runId).accept(cursor);
+      if (judged === CursorVerdict.gap && cursor) {
+        await this.#fillGap(runId, threadId, cursor.seq - 1, signal);
+        judged = this.#logFor(runId).accept(cursor);
+      }
+      if (judged === CursorVerdict.fresh) threads.apply(threadId, event);
+    }
+    return this.#logFor(runId).lastSeq(runId);
+  }
+
+  /** Brings the thread up to `targetSeq`: re-attach, else hydrate; the cursor moves to `targetSeq` either way. */
+  async #fillGap(runId: string, threadId: string, targetSeq: number, signal: AbortSignal): Promise<boolean> {
+    const log = this.#logFor(runId);
+    if (log.lastSeq(runId) >= targetSeq) return true;
+    if (await this.#reattachUntil(runId, threadId, log, targetSeq, signal)) return true;
+    if (signal.aborted) throw signal.reason;
+    await this.#options.hydrate?.(threadId).catch(() => {});
+    this.#logs.set(runId, createEventLog([{ runId, seq: targetSeq }]));
+    return false;
+  }
+
+  /** Replays the run's events after the cursor until `targetSeq` (the log is tailed live, so stop there). */
+  async #reattachUntil(
+    runId: string,
+    threadId: string,
+    log: EventLog,
+    targetSeq: number,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    const { http, threads, deps } = this.#options;
+    const local = new AbortController();
+    const forward = () => local.abort(signal.reason);
+    signal.addEventListener("abort", forward, { once: true });
+    try {
+      const response = await http.reattach(runId, log.lastSeq(runId), local.signal).catch(() => undefined);
+      if (!response) return false;
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => {});
+        return false;
+      }
+      await pumpRunStream(response, {
+        log,
+        timers: deps.timers,
+        stallTimeoutMs: this.#options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
+        maxEventBytes: this.#options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES,
+        signal: local.signal,
+        onEvent: (event) => {
+          threads.apply(threadId, event);
+          if (log.lastSeq(runId) >= targetSeq) local.abort();
+        },
+      });
+      return log.lastSeq(runId) >= targetSeq;
+    } finally {
+      signal.removeEventListener("abort", forward);
+    }
+  }
+
+  /** Before settling from a status: the events up to its terminal one, or at least the terminal one. */
+  async #catchUp(
+    record: BackgroundRunRecord,
+    targetSeq: number,
+    terminal: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<number> {
+    const filled = await this.#fillGap(record.runId, record.threadId, targetSeq, signal);
+    if (!filled && !this.#options.hydrate) {
+      const event = EventSchema.safeParse(terminal);
+      if (event.success) this.#options.threads.apply(record.threadId, event.data);
+    }
+    return this.#logFor(record.runId).lastSeq(record.runId);
+  }
+
+  // ── transitions ──────────────────────────────────────────────────────────
+
+  #actionForResponse(response: BackgroundResponse, lastSeq: number, at: number): BackgroundRunAction {
+    if (response.status === "completed") {
+      return {
+        type: "settled",
+        at,
+        verdict: BackgroundVerdict.completed,
+        rule: "background-completed",
+        reason: RUN_FINISHED_REASON,
+        error: null,
+        status: response.status,
+        lastSeq,
+        continuationToken: null,
+      };
+    }
+    if (response.status === "failed") {
+      const failure: DeliverySignal = response.error
+        ? { type: "run-error", code: response.error.code, message: response.error.message }
+        : { type: "run-error", message: "The background run failed without saying why." };
+      return {
+        ...this.#failedVerdict(failure, at),
+        status: response.status,
+        lastSeq,
+        continuationToken: response.continuationToken,
+      };
+    }
+    if (response.continuationToken === null) {
+      return {
+        type: "settled",
+        at,
+        verdict: BackgroundVerdict.needsUser,
+        rule: "background-no-token",
+        reason: "The server handed out no continuation token for a run that is not finished.",
+        error: null,
+        status: response.status,
+        lastSeq,
+      };
+    }
+    return {
+      type: "polled",
+      at,
+      status: response.status,
+      continuationToken: response.continuationToken,
+      lastSeq,
+      nextPollAt: at + (this.#options.pollIntervalMs ?? DEFAULT_BACKGROUND_POLL_INTERVAL_MS),
+    };
+  }
+
+  #actionForTerminal(terminal: Record<string, unknown>, lastSeq: number): BackgroundRunAction {
+    const at = this.#options.deps.now();
+    const event = EventSchema.safeParse(terminal);
+    if (event.success && event.data.type === "RUN_FINISHED") {
+      return {
+        type: "settled",
+        at,
+        verdict: BackgroundVerdict.completed,
+        rule: "background-completed",
+        reason: RUN_FINISHED_REASON,
+        error: null,
+        status: "completed",
+        lastSeq,
+        continuationToken: null,
+      };
+    }
+    const failure: DeliverySignal =
+      event.success && event.data.type === "RUN_ERROR"
+        ? {
+            type: "run-error",
+            message: event.data.message,
+            ...(event.data.code === undefined ? {} : { code: event.data.code }),
+          }
+        : { type: "run-error", message: "The run status named a terminal event this client cannot read." };
+    return { ...this.#failedVerdict(failure, at), status: "failed", lastSeq, continuationToken: null };
+  }
+
+  /** A failed run: lost when a tool may have run, else needs_user with the raw code. Never a retry. */
+  #failedVerdict(failure: DeliverySignal, at: number): Extract<BackgroundRunAction, { type: "settled" }> {
+    const verdict = classifyBackgroundSignal(failure);
+    return {
+      type: "settled",
+      at,
+      verdict: verdict.kind === "lost" ? BackgroundVerdict.lost : BackgroundVerdict.needsUser,
+      rule: verdict.rule,
+      reason: backgroundReason(verdict),
+      error: verdict.error ?? errorOf(failure),
+    };
+  }
+
+  #settle(
+    runId: string,
+    settled: {
+      readonly verdict: "completed" | "lost" | "needs_user";
+      readonly rule: string;
+      readonly reason: string;
+      readonly error: EntryError | null;
+    },
+  ): Promise<void> {
+    return this.#commit(runId, { type: "settled", at: this.#options.deps.now(), ...settled });
+  }
+
+  async #commit(runId: string, action: BackgroundRunAction): Promise<void> {
+    const current = this.#records.get(runId);
+    if (!current) return;
+    const next = reduceBackgroundRun(current, action);
+    await this.#runStore.put(next);
+    // A reset while the write was in flight forgot the run: do not bring it back.
+    if (!this.#records.has(runId)) return;
+    this.#records.set(runId, next);
+    this.#publish();
+  }
+
+  #publish(): void {
+    const runs = [...this.#records.values()].sort(
+      (a, b) => a.createdAt - b.createdAt || (a.runId < b.runId ? -1 : 1),
+    );
+    this.#state.setState({ runs }, true);
+  }
+
+  #backoff() {
+    return { ...this.#options.retry?.backoff, random: this.#options.deps.random };
+  }
+
+  #retryOptions(): PlanRetryOptions {
+    const budget = this.#options.retry?.budget;
+    return { backoff: this.#backoff(), ...(budget === undefined ? {} : { budget }) };
+  }
+
+  #throwIfDisposed(): void {
+    if (this.#disposed) throw new OutboxError(ErrorKind.disposed, "The background runner was disposed.");
+  }
+}
+
+function isPolled(record: BackgroundRunRecord): boolean {
+  return record.verdict === BackgroundVerdict.polling || record.verdict === BackgroundVerdict.retryWait;
+}
+
+function startError(signal: DeliverySignal): OutboxError {
+  switch (signal.type) {
+    case "http-status":
+      return new OutboxError(
+        ErrorKind.http,
+        `The agent refused the background run with HTTP ${signal.status}${signal.code ? ` ${signal.code}` : ""}.`,
+        { status: signal.status, ...(signal.code === undefined ? {} : { code: signal.code }) },
+      );
+    case "invalid-stream":
+      return new OutboxError(signal.kind, `The agent did not start a background run: ${signal.message}`);
+    default:
+      return new OutboxError(
+        ErrorKind.network,
+        "The background run could not be started: the network failed.",
+      );
+  }
+}
