@@ -6,6 +6,11 @@ const repo = fileURLToPath(new URL("..", import.meta.url));
 // Ports of their own, so a running `npm run demo` does not collide with the tests.
 export const mockPort = Number(process.env.E2E_MOCK_PORT ?? 8797);
 export const demoPort = Number(process.env.E2E_DEMO_PORT ?? 5183);
+// A second mock and demo whose interrupts expire in seconds, for the expiry scenario only.
+export const ttlMockPort = Number(process.env.E2E_TTL_MOCK_PORT ?? mockPort + 1);
+export const ttlDemoPort = Number(process.env.E2E_TTL_DEMO_PORT ?? demoPort + 1);
+export const shortInterruptTtlMs = 4000;
+const expirySpec = "recovery/expired.spec.ts";
 
 export default defineConfig({
   testDir: ".",
@@ -21,7 +26,20 @@ export default defineConfig({
     trace: "retain-on-failure",
     launchOptions: { executablePath: chromiumExecutablePath, args: chromiumArgs },
   },
-  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  projects: [
+    {
+      name: "chromium",
+      testIgnore: [expirySpec],
+      use: { browserName: "chromium" },
+      metadata: { mockUrl: `http://127.0.0.1:${mockPort}` },
+    },
+    {
+      name: "short-ttl",
+      testMatch: expirySpec,
+      use: { browserName: "chromium", baseURL: `http://127.0.0.1:${ttlDemoPort}` },
+      metadata: { mockUrl: `http://127.0.0.1:${ttlMockPort}` },
+    },
+  ],
   webServer: [
     {
       command: `${repo}node_modules/.bin/tsx ${repo}packages/mock-server/src/cli.ts`,
@@ -30,6 +48,9 @@ export default defineConfig({
         PORT: String(mockPort),
         MOCK_STORE: "file",
         MOCK_DATA: `${repo}.test-output/e2e-mock/state.json`,
+        // A claim left by a crashed instance lapses in seconds, so a crash scenario
+        // recovers quickly; a live run keeps its claim however long it pauses.
+        MOCK_CLAIM_LEASE_MS: "3000",
       },
       reuseExistingServer: false,
       timeout: 60_000,
@@ -42,6 +63,21 @@ export default defineConfig({
       env: { DEMO_PORT: String(demoPort), MOCK_PORT: String(mockPort) },
       reuseExistingServer: false,
       timeout: 120_000,
+    },
+    {
+      command: `${repo}node_modules/.bin/tsx ${repo}packages/mock-server/src/cli.ts`,
+      url: `http://127.0.0.1:${ttlMockPort}/agent/capabilities`,
+      env: { PORT: String(ttlMockPort), MOCK_INTERRUPT_TTL_MS: String(shortInterruptTtlMs) },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      // The build above is already there: only a second preview, proxied to the second mock.
+      command: `${repo}node_modules/.bin/vite preview --config ${repo}vite.config.ts`,
+      url: `http://127.0.0.1:${ttlDemoPort}/`,
+      env: { DEMO_PORT: String(ttlDemoPort), MOCK_PORT: String(ttlMockPort) },
+      reuseExistingServer: false,
+      timeout: 60_000,
     },
   ],
 });

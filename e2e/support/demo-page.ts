@@ -1,0 +1,127 @@
+// Page helpers over the demo's documented locators (demo/README.md).
+import { randomUUID } from "node:crypto";
+import { expect, type Locator, type Page, type Request } from "@playwright/test";
+
+/** A thread of its own per test, so ledgers and faults never mix. */
+export function newThreadId(prefix = "e2e"): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}`;
+}
+
+export const CONTRACT = /recovery contract v1/;
+export const DEGRADED = /no recovery contract \(degraded mode\)/;
+
+/** Opens the demo on a thread and waits until it has read the server's capabilities. */
+export async function openThread(page: Page, threadId: string, server: RegExp = CONTRACT): Promise<void> {
+  await page.goto(`/#thread=${threadId}`);
+  await expect(page.getByRole("status")).toContainText(server);
+}
+
+export function approvalCard(page: Page): Locator {
+  return page.getByTestId("approval-card");
+}
+
+export function cardStatus(page: Page): Locator {
+  return approvalCard(page).getByTestId("approval-status");
+}
+
+export function outboxRows(page: Page): Locator {
+  return page.getByTestId("outbox-entry");
+}
+
+export function conversation(page: Page): Locator {
+  return page.getByRole("list", { name: "Conversation" });
+}
+
+/** Asks the scripted agent to deploy and waits for its question. */
+export async function askToDeploy(page: Page, text = "please deploy to prod"): Promise<Locator> {
+  await page.getByLabel("Your message", { exact: true }).fill(text);
+  await page.getByRole("button", { name: "Send" }).click();
+  const card = approvalCard(page);
+  await expect(card.getByRole("heading", { name: "Deploy to prod?" })).toBeVisible();
+  await expect(card).toHaveAttribute("data-state", "unanswered");
+  return card;
+}
+
+/** Clicks Approve and waits until the answer is on disk (the card leaves "unanswered"). */
+export async function approve(page: Page): Promise<void> {
+  const card = approvalCard(page);
+  await card.getByTestId("approve").click();
+  await expect(card).not.toHaveAttribute("data-state", "unanswered");
+}
+
+export async function reject(page: Page): Promise<void> {
+  const card = approvalCard(page);
+  await card.getByTestId("reject").click();
+  await expect(card).not.toHaveAttribute("data-state", "unanswered");
+}
+
+/** A `POST /agent` that carries an answer (resumes, and only resumes, carry `Idempotency-Key`). */
+export function isResume(request: Request): boolean {
+  return (
+    request.method() === "POST" &&
+    new URL(request.url()).pathname === "/agent" &&
+    request.headers()["idempotency-key"] !== undefined
+  );
+}
+
+/** Records every resume request a page makes, in order. */
+export function watchResumes(page: Page): Request[] {
+  const seen: Request[] = [];
+  page.on("request", (request) => {
+    if (isResume(request)) seen.push(request);
+  });
+  return seen;
+}
+
+/** The outbox entry fields a test reads, straight from the demo's IndexedDB. */
+export interface StoredEntry {
+  readonly key: string;
+  readonly namespace: string;
+  readonly threadId: string;
+  readonly interruptId: string;
+  readonly state: string;
+  readonly decision: unknown;
+  readonly attempts: number;
+  readonly verdictDetail: string | null;
+  readonly lastError: { kind?: string; code?: string } | null;
+}
+
+/**
+ * Every outbox entry in the demo's database. Reads only a database that exists, so it
+ * never creates an empty one under the app.
+ */
+export async function readStoredEntries(page: Page, dbName = "agui-outbox-demo"): Promise<StoredEntry[]> {
+  return page.evaluate(async (name) => {
+    const known = await indexedDB.databases();
+    if (!known.some((db) => db.name === name)) return [];
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(name);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    try {
+      if (!db.objectStoreNames.contains("entries")) return [];
+      const all = await new Promise<unknown[]>((resolve, reject) => {
+        const request = db.transaction("entries", "readonly").objectStore("entries").getAll();
+        request.onsuccess = () => resolve(request.result as unknown[]);
+        request.onerror = () => reject(request.error);
+      });
+      return all.map((value) => {
+        const entry = value as Record<string, unknown>;
+        return {
+          key: String(entry.key),
+          namespace: String(entry.namespace),
+          threadId: String(entry.threadId),
+          interruptId: String(entry.interruptId),
+          state: String(entry.state),
+          decision: entry.decision,
+          attempts: Number(entry.attempts),
+          verdictDetail: (entry.verdictDetail as string | null | undefined) ?? null,
+          lastError: (entry.lastError as { kind?: string; code?: string } | null | undefined) ?? null,
+        };
+      });
+    } finally {
+      db.close();
+    }
+  }, dbName);
+}
