@@ -56,6 +56,8 @@ export type BackgroundRunAction =
       readonly lastSeq?: number;
       /** The server's token when it answered one (null once the run is over); kept otherwise. */
       readonly continuationToken?: string | null;
+      /** Failed polls counted when the verdict is the retry budget running out. */
+      readonly attempts?: number;
     };
 
 /**
@@ -144,6 +146,7 @@ export function reduceBackgroundRun(
         ...(action.status === undefined ? {} : { status: action.status }),
         ...(action.continuationToken === undefined ? {} : { continuationToken: action.continuationToken }),
         lastSeq: Math.max(record.lastSeq, action.lastSeq ?? 0),
+        ...(action.attempts === undefined ? {} : { attempts: action.attempts }),
         verdict: action.verdict,
         verdictReason: action.reason,
         rule: action.rule,

@@ -427,6 +427,7 @@ export class BackgroundRuns {
         rule: "retry-budget-exhausted",
         reason: `Gave up polling after ${attempts} failed attempts; the run may still be going on the server.`,
         error: why.error,
+        attempts,
       });
       return;
     }
@@ -730,6 +731,7 @@ export class BackgroundRuns {
       readonly rule: string;
       readonly reason: string;
       readonly error: EntryError | null;
+      readonly attempts?: number;
     },
   ): Promise<void> {
     return this.#commit(runId, { type: "settled", at: this.#options.deps.now(), ...settled });
