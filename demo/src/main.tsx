@@ -1,4 +1,3 @@
-import "./zod-jitless";
 import "@agui-outbox/react/styles.css";
 import "./app.css";
 import { createRoot } from "react-dom/client";

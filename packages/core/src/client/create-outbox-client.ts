@@ -97,6 +97,8 @@ export interface ThreadHandle {
 }
 
 export interface OutboxClient {
+  /** The agent endpoint the client talks to. */
+  readonly url: string;
   readonly namespace: string;
   readonly outbox: ReadonlyStore<OutboxState>;
   readonly connection: ReadonlyStore<ConnectionState>;
@@ -480,6 +482,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
   }
 
   return {
+    url: http.url,
     namespace,
     outbox: readonlyStore(outboxStore),
     connection: readonlyStore(connectionStore),

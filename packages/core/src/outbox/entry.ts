@@ -1,3 +1,5 @@
+import type { RecordedDecision } from "../protocol/extensions";
+
 /**
  * An outbox entry is data only: everything needed to resend an answer byte for
  * byte after a reload, and everything the app needs to tell the person what
@@ -85,6 +87,10 @@ export interface OutboxEntry {
   readonly lastError: EntryError | null;
   /** Human-readable explanation of the verdict, when there is one. */
   readonly verdictDetail: string | null;
+  /** Applied by replaying the server's record of an earlier delivery: nothing ran again. */
+  readonly replayed?: boolean;
+  /** For "answered elsewhere": the decisions the server recorded, to show instead of ours. */
+  readonly recordedDecisions?: readonly RecordedDecision[];
   /** Set once any attempt may have reached the server. Distinguishes "never pending" from "consumed". */
   readonly everSent: boolean;
   readonly createdAt: number;

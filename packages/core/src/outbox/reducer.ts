@@ -111,7 +111,9 @@ function applyVerdict(
   });
   switch (verdict.kind) {
     case "applied":
+      return { ...settle(verdict.kind, null), replayed: verdict.replayed };
     case "elsewhere":
+      return { ...settle(verdict.kind, null), recordedDecisions: verdict.recordedDecisions };
     case "lost":
     case "needs_user":
       return settle(verdict.kind, null);

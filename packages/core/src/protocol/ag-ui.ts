@@ -8,6 +8,8 @@
  * `exactOptionalPropertyTypes` the parsed shape (`x?: T | undefined`) is what
  * the rest of the code actually holds.
  */
+// First: configures zod before `@ag-ui/core/schemas` builds its schemas.
+import "./zod-jitless.ts";
 import {
   AgentCapabilitiesSchema,
   EventSchema,

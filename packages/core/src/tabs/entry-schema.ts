@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EntryState, type OutboxEntry } from "../outbox/entry";
+import { RecordedDecisionSchema } from "../protocol/extensions";
 
 /*
  * An outbox entry as another tab sends it. Messages from other tabs are
@@ -47,6 +48,8 @@ export const OutboxEntrySchema = z.looseObject({
   cursor: EntryCursorSchema,
   lastError: EntryErrorSchema.nullable(),
   verdictDetail: z.string().nullable(),
+  replayed: z.exactOptional(z.boolean()),
+  recordedDecisions: z.exactOptional(z.array(RecordedDecisionSchema)),
   everSent: z.boolean(),
   createdAt: z.number(),
   updatedAt: z.number(),

@@ -100,6 +100,9 @@ test("another browser answered differently first: answered elsewhere, with its d
 
   expect(final.state).toBe("elsewhere");
   expect(final.decision).toEqual({ kind: "reject" });
+  expect(final.recordedDecisions).toEqual([
+    { interruptId: interrupt.id, status: "resolved", payload: { approved: true } },
+  ]);
   expect(await ledger(harness)).toHaveLength(1);
 });
 
