@@ -1,0 +1,193 @@
+// Network trouble during delivery: offline periods, dropped streams, failures, rate limits,
+// a server crash and a duplicate delivery. Each ends applied with one execution.
+import type { Page, Request } from "@playwright/test";
+import {
+  approvalCard,
+  approve,
+  askToDeploy,
+  cardStatus,
+  conversation,
+  isResume,
+  openThread,
+  outboxRows,
+  watchResumes,
+} from "../support/demo-page";
+import { expect, test } from "../support/fixtures";
+
+async function expectApplied(page: Page, status: RegExp | string = /^Applied/): Promise<void> {
+  await expect(cardStatus(page)).toHaveText(status, { timeout: 20_000 });
+  await expect(approvalCard(page).getByTestId("approval-decision")).toHaveText("You approved.");
+  await expect(outboxRows(page)).toHaveCount(1);
+  await expect(outboxRows(page)).toHaveAttribute("data-state", "applied");
+  await expect(conversation(page)).toContainText("Deployed to prod.");
+}
+
+/** Resume requests that reached the server and got an answer (not cut by the browser). */
+async function answered(requests: readonly Request[]): Promise<Request[]> {
+  const results = await Promise.all(requests.map(async (request) => (await request.response()) !== null));
+  return requests.filter((_, index) => results[index]);
+}
+
+test("offline while answering, then online: sent once without any action", async ({
+  page,
+  context,
+  mock,
+  threadId,
+}) => {
+  await openThread(page, threadId);
+  await askToDeploy(page);
+  const resumes = watchResumes(page);
+
+  await context.setOffline(true);
+  await expect(page.getByRole("status")).toContainText("Offline: answers are kept");
+  await approve(page);
+  await expect(outboxRows(page)).toHaveAttribute("data-state", /queued|sending|retry_wait/);
+  await expect(approvalCard(page).getByTestId("approval-decision")).toHaveText("You approved.");
+  expect(await mock.ledger(threadId)).toEqual([]);
+
+  await context.setOffline(false);
+  await expectApplied(page, "Applied.");
+  expect(await mock.ledger(threadId)).toHaveLength(1);
+  expect(await answered(resumes)).toHaveLength(1);
+  expect(new Set(resumes.map((request) => request.headers()["idempotency-key"])).size).toBe(1);
+});
+
+test("offline across a reload: the kept answer is sent once back online", async ({
+  page,
+  context,
+  mock,
+  threadId,
+}) => {
+  await openThread(page, threadId);
+  await askToDeploy(page);
+  await context.setOffline(true);
+  await approve(page);
+  await expect(outboxRows(page)).toHaveAttribute("data-state", /queued|sending|retry_wait/);
+
+  // The person reloads while offline: the browser shows its own error page.
+  await expect(page.reload()).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/);
+  await context.setOffline(false);
+  const resumes = watchResumes(page);
+  await page.goto(`/#thread=${threadId}`);
+
+  await expectApplied(page, "Applied.");
+  expect(await mock.ledger(threadId)).toHaveLength(1);
+  expect(await answered(resumes)).toHaveLength(1);
+});
+
+test("a stream dropped mid-run is re-attached with no duplicated or missing message", async ({
+  page,
+  mock,
+  threadId,
+}) => {
+  await openThread(page, threadId);
+  await askToDeploy(page);
+  await mock.addFaults({ point: "mid-stream", action: "drop", afterEvents: 3, threadId });
+  const reattached: string[] = [];
+  page.on("request", (request) => {
+    if (/^\/agent\/runs\/[^/]+\/events$/.test(new URL(request.url()).pathname))
+      reattached.push(request.url());
+  });
+
+  await approve(page);
+  await expectApplied(page, "Applied.");
+  expect(reattached.length).toBeGreaterThanOrEqual(1);
+  const messages = page.getByTestId("message");
+  const live = await messages.evaluateAll((items) =>
+    items.map((item) => `${item.getAttribute("data-role")}: ${item.textContent ?? ""}`),
+  );
+  expect(live.filter((text) => text.includes("Deployed to prod."))).toHaveLength(1);
+
+  // The server's own record of the thread, as a fresh page hydrates it, matches the screen.
+  await page.reload();
+  await expect(conversation(page)).toContainText("Deployed to prod.");
+  await expect(messages).toHaveCount(live.length);
+  const hydrated = await messages.evaluateAll((items) =>
+    items.map((item) => `${item.getAttribute("data-role")}: ${item.textContent ?? ""}`),
+  );
+  expect(hydrated).toEqual(live);
+  expect(await mock.ledger(threadId)).toHaveLength(1);
+});
+
+test("a failure after the tool is retried and applied with one execution", async ({
+  page,
+  mock,
+  threadId,
+}) => {
+  await openThread(page, threadId);
+  await askToDeploy(page);
+  await mock.addFaults({ point: "after-tool", action: "fail", times: 2, threadId });
+  const resumes = watchResumes(page);
+
+  await approve(page);
+  await expectApplied(page);
+  await expect(page.getByTestId("outbox-attempts")).toHaveText("3");
+  expect(await mock.ledger(threadId)).toHaveLength(1);
+  expect(resumes).toHaveLength(3);
+  expect(new Set(resumes.map((request) => request.headers()["idempotency-key"])).size).toBe(1);
+});
+
+test("429 and 503 with Retry-After: no request earlier than allowed", async ({ page, mock, threadId }) => {
+  await openThread(page, threadId);
+  await askToDeploy(page);
+  await mock.addFaults(
+    { point: "before-response", action: "status", status: 429, retryAfterMs: 2000, threadId },
+    { point: "before-response", action: "status", status: 503, retryAfterMs: 1000, threadId },
+  );
+  const resumes = watchResumes(page);
+
+  await approve(page);
+  await expect(cardStatus(page)).toHaveText(/^Retrying in \ds \(attempt 2\)\.$/);
+  await expectApplied(page, "Applied.");
+  expect(await mock.ledger(threadId)).toHaveLength(1);
+  expect(resumes).toHaveLength(3);
+
+  const statuses = await Promise.all(resumes.map(async (request) => (await request.response())?.status()));
+  expect(statuses).toEqual([429, 503, 200]);
+  // Browser-side times: when each refusal's headers arrived, and when the next request left.
+  const timings = resumes.map((request) => request.timing());
+  const allowedAfterMs = [2000, 1000];
+  for (let i = 0; i < 2; i += 1) {
+    const refused = timings[i];
+    const next = timings[i + 1];
+    if (refused === undefined || next === undefined) throw new Error("missing request timing");
+    const refusedAt = refused.startTime + refused.responseStart;
+    expect(next.startTime - refusedAt).toBeGreaterThanOrEqual(allowedAfterMs[i] ?? 0);
+  }
+});
+
+test("a server crash and restart on the file store: recovered with one execution", async ({
+  page,
+  mock,
+  threadId,
+}) => {
+  await openThread(page, threadId);
+  await askToDeploy(page);
+  // The tool has run and its result is stored when the server dies.
+  await mock.addFaults({ point: "after-tool", action: "crash", threadId });
+
+  await approve(page);
+  await expectApplied(page);
+  expect(await mock.ledger(threadId)).toHaveLength(1);
+});
+
+test("a duplicate delivery after success is shown as applied", async ({ page, mock, threadId }) => {
+  await openThread(page, threadId);
+  await askToDeploy(page);
+  // The first delivery reaches the server and succeeds, but its answer never reaches the
+  // page: the client sends the same submission again.
+  let first = true;
+  await page.route("**/agent", async (route) => {
+    if (!(first && isResume(route.request()))) return route.fallback();
+    first = false;
+    await route.fetch();
+    await route.abort("connectionreset");
+  });
+  const resumes = watchResumes(page);
+
+  await approve(page);
+  await expectApplied(page, "Applied (the server replayed its record).");
+  expect(await mock.ledger(threadId)).toHaveLength(1);
+  expect(resumes.length).toBeGreaterThanOrEqual(2);
+  expect(new Set(resumes.map((request) => request.headers()["idempotency-key"])).size).toBe(1);
+});
