@@ -1,0 +1,194 @@
+import { expect, test } from "vitest";
+import { isOutboxError } from "../errors/outbox-error";
+import { MemoryStore } from "../outbox/memory-store";
+import { parseRetryAfter } from "../retry/retry-after";
+import { ThreadRegistry } from "../thread/thread-registry";
+import { AgentHttp } from "../transport/agent-http";
+import { backgroundRunMetaId } from "./background-run-store";
+import { BackgroundRuns } from "./background-runs";
+import { VirtualTime } from "./virtual-time.test-util";
+
+// The runner against a scripted fetch: one answer per request, in order.
+
+const URL_BASE = "https://agent.test/agent";
+
+type Script = (path: string, body: unknown) => Response;
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+function backgroundBody(
+  status: string,
+  token: string | null,
+  events: unknown[],
+  lastSeq: number,
+  error: unknown = null,
+) {
+  return { runId: "run-1", threadId: "t1", status, continuationToken: token, events, lastSeq, error };
+}
+
+const started = (seq: number) => ({
+  type: "RUN_STARTED",
+  threadId: "t1",
+  runId: "run-1",
+  metadata: { "x-stream": { runId: "run-1", seq } },
+});
+
+function setup(script: Script) {
+  const time = new VirtualTime();
+  const requests: string[] = [];
+  const fetch = async (input: string, init?: RequestInit) => {
+    const path = input.slice(URL_BASE.length);
+    requests.push(path);
+    return script(path, init?.body === undefined ? undefined : JSON.parse(String(init.body)));
+  };
+  const store = new MemoryStore();
+  const threads = new ThreadRegistry();
+  const runner = new BackgroundRuns({
+    namespace: "user-1",
+    url: URL_BASE,
+    deps: { fetch, now: time.now, timers: time.timers, random: () => 0, randomUUID: () => "run-1" },
+    store,
+    threads,
+    http: new AgentHttp({ url: URL_BASE, fetch, now: time.now, parseRetryAfter }),
+  });
+  return { runner, store, threads, time, requests };
+}
+
+function settledRun(runner: BackgroundRuns) {
+  return new Promise<NonNullable<ReturnType<BackgroundRuns["get"]>>>((resolve) => {
+    const check = () => {
+      const run = runner.get("run-1");
+      if (run && ["completed", "lost", "needs_user", "paused"].includes(run.verdict)) {
+        unsubscribe();
+        resolve(run);
+      }
+    };
+    const unsubscribe = runner.runs.subscribe(check);
+    check();
+  });
+}
+
+test("a refused start rejects with the HTTP status and records nothing", async () => {
+  const { runner, store, requests } = setup(() =>
+    json(500, { error: { code: "SERVICE_UNAVAILABLE", message: "down" } }),
+  );
+  const error = await runner
+    .start({ threadId: "t1", text: "please deploy" })
+    .catch((caught: unknown) => caught);
+  expect(isOutboxError(error) && error.kind === "http" && error.status === 500).toBe(true);
+  expect(requests).toEqual([""]);
+  expect(runner.runs.getState().runs).toEqual([]);
+  expect(await store.getMeta("user-1", backgroundRunMetaId("run-1"))).toBeUndefined();
+});
+
+test("a start answered with something other than a background response rejects", async () => {
+  const { runner } = setup(() => new Response("data: {}\n\n", { status: 200 }));
+  await expect(runner.start({ threadId: "t1", text: "hi" })).rejects.toMatchObject({ kind: "invalid_json" });
+});
+
+test("nothing is polled while inactive; activate polls the held token", async () => {
+  let polls = 0;
+  const { runner } = setup((path) => {
+    if (path === "") return json(202, backgroundBody("queued", "bgt_0", [started(1)], 1));
+    polls += 1;
+    return json(200, backgroundBody("completed", null, [], 1));
+  });
+  await runner.start({ threadId: "t1", text: "hi" });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(polls).toBe(0);
+  runner.activate();
+  expect((await settledRun(runner)).verdict).toBe("completed");
+  expect(polls).toBe(1);
+});
+
+test("401 pauses the run until resumeAfterAuth; then it polls the same token again", async () => {
+  const tokens: unknown[] = [];
+  let authorized = false;
+  const { runner } = setup((path, body) => {
+    if (path === "") return json(202, backgroundBody("queued", "bgt_0", [started(1)], 1));
+    tokens.push((body as { continuationToken: string }).continuationToken);
+    if (!authorized) return json(401, { error: { code: "UNAUTHORIZED", message: "sign in" } });
+    return json(200, backgroundBody("completed", null, [], 1));
+  });
+  runner.activate();
+  await runner.start({ threadId: "t1", text: "hi" });
+  const paused = await settledRun(runner);
+  expect(paused).toMatchObject({ verdict: "paused", lastError: { status: 401 } });
+  authorized = true;
+  await runner.resumeAfterAuth();
+  expect((await settledRun(runner)).verdict).toBe("completed");
+  expect(tokens).toEqual(["bgt_0", "bgt_0"]);
+});
+
+test("a run that failed with a code this client does not know: needs_user, raw code kept, not retried", async () => {
+  let polls = 0;
+  const { runner, threads } = setup((path) => {
+    if (path === "") return json(202, backgroundBody("queued", "bgt_0", [started(1)], 1));
+    polls += 1;
+    const failed = {
+      type: "RUN_ERROR",
+      code: "SOMETHING_NEW",
+      message: "new failure",
+      metadata: { "x-stream": { runId: "run-1", seq: 2 } },
+    };
+    return json(
+      200,
+      backgroundBody("failed", null, [failed], 2, { code: "SOMETHING_NEW", message: "new failure" }),
+    );
+  });
+  runner.activate();
+  await runner.start({ threadId: "t1", text: "hi" });
+  const run = await settledRun(runner);
+  expect(run).toMatchObject({
+    verdict: "needs_user",
+    status: "failed",
+    lastError: { code: "SOMETHING_NEW" },
+  });
+  expect(polls).toBe(1);
+  expect(threads.get("t1").run).toMatchObject({ name: "failed", code: "SOMETHING_NEW" });
+});
+
+test("discard refuses a run without a final verdict", async () => {
+  const { runner } = setup((path) => {
+    if (path === "") return json(202, backgroundBody("queued", "bgt_0", [started(1)], 1));
+    return json(503, { error: { code: "SERVICE_UNAVAILABLE", message: "down" } });
+  });
+  await runner.start({ threadId: "t1", text: "hi" });
+  await expect(runner.discard("run-1")).rejects.toMatchObject({ kind: "storage_failed" });
+  expect(runner.get("run-1")?.verdict).toBe("polling");
+});
+
+test("dispose stops a waiting loop; the record keeps its token and schedule", async () => {
+  const { runner, store, time } = setup((path) => {
+    if (path === "") return json(202, backgroundBody("queued", "bgt_0", [started(1)], 1));
+    return json(503, { error: { code: "SERVICE_UNAVAILABLE", message: "down" } }, { "retry-after": "5" });
+  });
+  time.hold();
+  runner.activate();
+  await runner.start({ threadId: "t1", text: "hi" });
+  const waiting = await new Promise<NonNullable<ReturnType<BackgroundRuns["get"]>>>((resolve) => {
+    const unsubscribe = runner.runs.subscribe(() => {
+      const run = runner.get("run-1");
+      if (run?.verdict === "retry_wait") {
+        unsubscribe();
+        resolve(run);
+      }
+    });
+  });
+  expect(waiting.nextPollAt).toBe(time.now() + 5_000);
+  // The loop goes to sleep right after the write that published the state.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(time.pending).toBe(1);
+  runner.dispose();
+  expect(time.pending).toBe(0);
+  expect(await store.getMeta("user-1", backgroundRunMetaId("run-1"))).toMatchObject({
+    continuationToken: "bgt_0",
+    verdict: "retry_wait",
+  });
+  await expect(runner.resumeAll()).rejects.toMatchObject({ kind: "disposed" });
+});
