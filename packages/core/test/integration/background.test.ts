@@ -8,6 +8,7 @@ import { backgroundRunMetaId } from "../../src/background/background-run-store";
 import { BackgroundRuns, type BackgroundRunsOptions } from "../../src/background/background-runs";
 import { VirtualTime } from "../../src/background/virtual-time.test-util";
 import { MemoryStore } from "../../src/outbox/memory-store";
+import { openOutboxStore } from "../../src/outbox/open-store";
 import type { OutboxStore } from "../../src/outbox/outbox-store";
 import { MetadataKey, type StreamCursor } from "../../src/protocol";
 import { parseRetryAfter } from "../../src/retry/retry-after";
@@ -197,9 +198,16 @@ test("start → polls → completed: the tool ran once and the thread shows its 
   expect(await store.getMeta("user-1", backgroundRunMetaId(started.runId))).toEqual(done);
 });
 
+/** A page's connection to the test's IndexedDB (fake-indexeddb, shared by every page of the test). */
+async function openPageStore(harness: Harness): Promise<OutboxStore> {
+  const opened = await openOutboxStore({ indexedDB: harness.indexedDB, dbName: "background-test" });
+  expect(opened.durable).toBe(true);
+  return opened.store;
+}
+
 test("a reload while the run goes on: the next runner polls with the persisted token, nothing repeats", async () => {
   const harness = await startHarness();
-  const store = new MemoryStore();
+  const store = await openPageStore(harness);
   const { threads, applied } = recordingThreads();
   const first = makeRunner(harness, { store, threads });
   // Hold the first runner's clock: after its first poll it waits for the interval and never polls again.
@@ -211,15 +219,14 @@ test("a reload while the run goes on: the next runner polls with the persisted t
   expect(first.polls).toHaveLength(1);
   expect(afterFirstPoll.continuationToken).not.toBe(started.continuationToken);
   expect(await ledger(harness)).toHaveLength(1);
-  const persisted = (await store.getMeta(
-    "user-1",
-    backgroundRunMetaId(started.runId),
-  )) as BackgroundRunRecord;
+  store.close();
+
+  // The next page: a new connection to the same database, a new runner.
+  const nextStore = await openPageStore(harness);
+  const persisted = (await nextStore.getMeta("user-1", backgroundRunMetaId(started.runId))) as BackgroundRunRecord;
   expect(persisted.continuationToken).toBe(afterFirstPoll.continuationToken);
   expect(persisted.lastSeq).toBe(afterFirstPoll.lastSeq);
-
-  // The next page: same storage, a new runner.
-  const next = makeRunner(harness, { store, threads });
+  const next = makeRunner(harness, { store: nextStore, threads });
   const resumed = await next.runner.resumeAll();
   expect(resumed.map((run) => run.runId)).toEqual([started.runId]);
   next.runner.activate();
@@ -231,6 +238,8 @@ test("a reload while the run goes on: the next runner polls with the persisted t
   expectAppliedOnce(applied, started.runId);
   expect(toolMessages(threads, "t-reload")).toHaveLength(1);
   expect(texts(threads, "t-reload").filter((text) => text === "Deployed to prod.")).toHaveLength(1);
+  expect(await nextStore.getMeta("user-1", backgroundRunMetaId(started.runId))).toEqual(done);
+  nextStore.close();
 });
 
 test("submission answered 429: the same token is polled again no earlier than Retry-After, the tool runs once", async () => {

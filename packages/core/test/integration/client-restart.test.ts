@@ -2,13 +2,12 @@ import { expect, test } from "vitest";
 import type { OutboxClient } from "../../src/client/create-outbox-client";
 import { MemoryStore } from "../../src/outbox/memory-store";
 import type { OutboxStore } from "../../src/outbox/outbox-store";
-import { askForDeployment, ledger, makeClient, settled, startHarness } from "./harness";
+import { answersNeverArrive, askForDeployment, ledger, makeClient, settled, startHarness } from "./harness";
 
 // A reload is a second client on the same storage after the first one stopped
 // mid-phase, as a page that dies would. Each test asserts the verdict of the
 // next page and that the tool ran exactly once.
 
-const isResume = (init?: RequestInit) => new Headers(init?.headers).has("idempotency-key");
 
 /** Resolves when `predicate` holds for the client's state (outbox or thread). */
 function when(client: OutboxClient, threadId: string, predicate: () => boolean): Promise<void> {
@@ -65,28 +64,13 @@ test("reload after the answer is written but before it is sent: the next page se
 test("reload while the request is in flight: the same key is sent again and the outcome is replayed", async () => {
   const harness = await startHarness();
   const storage = new MemoryStore();
-  let resumeReachedServer!: () => void;
-  const reached = new Promise<void>((resolve) => {
-    resumeReachedServer = resolve;
-  });
+  const dying = answersNeverArrive();
   // The request reaches the server, which runs it to the end; the page never sees the answer.
-  const first = makeClient(harness, {
-    storage,
-    deps: {
-      fetch: (input, init) => {
-        if (!isResume(init)) return fetch(input, init);
-        return fetch(input, init).then(async (response) => {
-          await response.text();
-          resumeReachedServer();
-          return new Promise<Response>(() => {});
-        });
-      },
-    },
-  });
+  const first = makeClient(harness, { storage, deps: { fetch: dying.fetch } });
   await first.start();
   const interrupt = await askForDeployment(first, "t-inflight");
   const entry = await first.answer({ threadId: "t-inflight", interruptId: interrupt.id, approved: true });
-  await reached;
+  await dying.reached;
   first.dispose();
   expect((await storage.get(entry.key))?.state).toBe("sending");
   expect(await ledger(harness)).toHaveLength(1);
@@ -146,28 +130,13 @@ test("reload after the tool ran but before the run finished: re-attached, applie
 test("a reload after the retention window: reconciled by the run's status instead of resent", async () => {
   const harness = await startHarness();
   const storage = new MemoryStore();
-  let reachedServer!: () => void;
-  const reached = new Promise<void>((resolve) => {
-    reachedServer = resolve;
-  });
+  const dying = answersNeverArrive();
   const requests: string[] = [];
-  const first = makeClient(harness, {
-    storage,
-    deps: {
-      fetch: (input, init) => {
-        if (!isResume(init)) return fetch(input, init);
-        return fetch(input, init).then(async (response) => {
-          await response.text();
-          reachedServer();
-          return new Promise<Response>(() => {});
-        });
-      },
-    },
-  });
+  const first = makeClient(harness, { storage, deps: { fetch: dying.fetch } });
   await first.start();
   const interrupt = await askForDeployment(first, "t-day-later");
   const entry = await first.answer({ threadId: "t-day-later", interruptId: interrupt.id, approved: true });
-  await reached;
+  await dying.reached;
   first.dispose();
 
   const dayLater = () => Date.now() + 24 * 60 * 60 * 1000;

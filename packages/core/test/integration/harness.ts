@@ -84,6 +84,31 @@ export function entryReaches(
   });
 }
 
+/**
+ * A fetch whose resume requests reach the server and run to the end there, but
+ * whose answers never reach the page: the page died with the request in flight.
+ */
+export function answersNeverArrive(): {
+  fetch: (input: string, init?: RequestInit) => Promise<Response>;
+  reached: Promise<void>;
+} {
+  let markReached!: () => void;
+  const reached = new Promise<void>((resolve) => {
+    markReached = resolve;
+  });
+  return {
+    reached,
+    fetch: (input, init) => {
+      if (!new Headers(init?.headers).has("idempotency-key")) return fetch(input, init);
+      return fetch(input, init).then(async (response) => {
+        await response.text();
+        markReached();
+        return new Promise<Response>(() => {});
+      });
+    },
+  };
+}
+
 /** A client as a page would make it; a second call with the same harness is a reload. */
 export function makeClient(harness: Harness, options: Partial<OutboxClientOptions> = {}): OutboxClient {
   const indexedDB = harness.indexedDB;

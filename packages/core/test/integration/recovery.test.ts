@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockServer } from "@agui-outbox/mock-server";
 import { expect, test } from "vitest";
-import type { Signal } from "../../src/client/deps";
+import { manualSignal } from "../../src/testing/manual-signal";
 import {
   askForDeployment,
   chaos,
@@ -15,22 +15,6 @@ import {
   settled,
   startHarness,
 } from "./harness";
-
-function manualSignal(initial: boolean): Signal & { set(value: boolean): void } {
-  let value = initial;
-  const listeners = new Set<(value: boolean) => void>();
-  return {
-    get: () => value,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    set(next) {
-      value = next;
-      for (const listener of listeners) listener(next);
-    },
-  };
-}
 
 test("a stream dropped after the claim is re-attached: applied once, no message twice", async () => {
   const harness = await startHarness({ toolDurationMs: 50 });

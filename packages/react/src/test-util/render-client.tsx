@@ -1,31 +1,12 @@
 /** Test-only helpers: a core client over a fake agent, rendered inside the provider. */
-import {
-  createOutboxClient,
-  type OutboxClient,
-  type OutboxClientOptions,
-  type Signal,
-} from "@agui-outbox/core";
+import { createOutboxClient, type OutboxClient, type OutboxClientOptions } from "@agui-outbox/core";
+import { manualSignal } from "@agui-outbox/core/testing";
 import { render } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { OutboxProvider } from "../outbox-provider";
 import type { FakeAgent } from "./fake-agent";
 
-/** A boolean signal the test flips by hand (the injected `online`). */
-export function manualSignal(initial: boolean): Signal & { set(value: boolean): void } {
-  let value = initial;
-  const listeners = new Set<(value: boolean) => void>();
-  return {
-    get: () => value,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    set(next) {
-      value = next;
-      for (const listener of listeners) listener(next);
-    },
-  };
-}
+export { manualSignal };
 
 export const FIXED_NOW = 1_800_000_000_000;
 

@@ -1,0 +1,4 @@
+// `@agui-outbox/core/testing`: stand-ins for the browser pieces a client depends
+// on, for tests of apps built on the SDK. Not part of the main entry.
+export { InMemoryBroadcastHub, InMemoryLockManager } from "../tabs/in-memory-tabs";
+export { manualSignal } from "./manual-signal";
