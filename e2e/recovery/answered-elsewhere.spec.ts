@@ -1,0 +1,73 @@
+// A second tab or device answering differently: one answer applies, the other is shown as
+// answered elsewhere, and the tool runs at most once.
+import type { Page } from "@playwright/test";
+import { approvalCard, askToDeploy, cardStatus, openThread, outboxRows } from "../support/demo-page";
+import { expect, test } from "../support/fixtures";
+
+async function trayStates(page: Page): Promise<string[]> {
+  const states = await outboxRows(page).evaluateAll((rows) =>
+    rows.map((row) => row.getAttribute("data-state") ?? ""),
+  );
+  return states.sort();
+}
+
+test("a second tab answering differently: both tabs show it as answered elsewhere", async ({
+  page,
+  context,
+  mock,
+  threadId,
+}) => {
+  await openThread(page, threadId);
+  await askToDeploy(page);
+  const second = await context.newPage();
+  await openThread(second, threadId);
+  await expect(approvalCard(second)).toHaveAttribute("data-state", "unanswered");
+  // Hold the run after the claim, so both answers are given while the first is in flight.
+  await mock.addFaults({ point: "after-claim", action: "delay", delayMs: 1500, threadId });
+
+  await Promise.all([
+    approvalCard(page).getByTestId("approve").click(),
+    approvalCard(second).getByTestId("reject").click(),
+  ]);
+
+  for (const tab of [page, second]) {
+    await expect(outboxRows(tab)).toHaveCount(2, { timeout: 20_000 });
+    await expect.poll(() => trayStates(tab), { timeout: 20_000 }).toEqual(["applied", "elsewhere"]);
+    await expect(cardStatus(tab)).toHaveText(/^Answered elsewhere: /);
+  }
+  await expect(cardStatus(page)).toHaveText((await cardStatus(second).textContent()) ?? "");
+  const executions = await mock.ledger(threadId);
+  // Whichever answer was written first decided; the tool ran only if that was the approval.
+  const approved = await outboxRows(page)
+    .filter({ has: page.getByTestId("outbox-state").getByText("applied") })
+    .textContent();
+  expect(executions).toHaveLength(approved?.includes("approved") ? 1 : 0);
+});
+
+test("another device answering differently: answered elsewhere with the recorded decision", async ({
+  page,
+  browser,
+  mock,
+  threadId,
+}) => {
+  await openThread(page, threadId);
+  await askToDeploy(page);
+  const device = await browser.newContext();
+  try {
+    const other = await device.newPage();
+    await openThread(other, threadId);
+    await expect(approvalCard(other)).toHaveAttribute("data-state", "unanswered");
+
+    await approvalCard(page).getByTestId("approve").click();
+    await expect(cardStatus(page)).toHaveText("Applied.", { timeout: 20_000 });
+    await approvalCard(other).getByTestId("reject").click();
+
+    await expect(cardStatus(other)).toHaveText(/^Answered elsewhere: /, { timeout: 20_000 });
+    await expect(approvalCard(other).getByTestId("approval-decision")).toHaveText("You rejected.");
+    await expect(outboxRows(other)).toHaveAttribute("data-state", "elsewhere");
+    await expect(cardStatus(page)).toHaveText("Applied.");
+    expect(await mock.ledger(threadId)).toHaveLength(1);
+  } finally {
+    await device.close();
+  }
+});
