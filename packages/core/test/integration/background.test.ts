@@ -223,7 +223,10 @@ test("a reload while the run goes on: the next runner polls with the persisted t
 
   // The next page: a new connection to the same database, a new runner.
   const nextStore = await openPageStore(harness);
-  const persisted = (await nextStore.getMeta("user-1", backgroundRunMetaId(started.runId))) as BackgroundRunRecord;
+  const persisted = (await nextStore.getMeta(
+    "user-1",
+    backgroundRunMetaId(started.runId),
+  )) as BackgroundRunRecord;
   expect(persisted.continuationToken).toBe(afterFirstPoll.continuationToken);
   expect(persisted.lastSeq).toBe(afterFirstPoll.lastSeq);
   const next = makeRunner(harness, { store: nextStore, threads });
