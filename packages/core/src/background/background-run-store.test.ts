@@ -43,3 +43,14 @@ test("put overwrites one record; remove drops the record and its id", async () =
   expect(await runs.loadAll()).toEqual([]);
   expect(await store.getMeta("user-1", BACKGROUND_INDEX_META_ID)).toEqual([]);
 });
+
+test("a store getter is read per operation, so the runner can exist before storage is open", async () => {
+  let opened: MemoryStore | undefined;
+  const runs = new BackgroundRunStore(() => {
+    if (!opened) throw new Error("storage is not open yet");
+    return opened;
+  }, "user-1");
+  opened = new MemoryStore();
+  await runs.insert(record("a", 1));
+  expect((await runs.loadAll()).map((run) => run.runId)).toEqual(["a"]);
+});

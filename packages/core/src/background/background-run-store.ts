@@ -18,13 +18,14 @@ const IndexSchema = z.array(z.string().min(1));
  * token, cursor and status are never persisted apart.
  */
 export class BackgroundRunStore {
-  readonly #store: OutboxStore;
+  readonly #store: () => OutboxStore;
   readonly #namespace: string;
   /** Index updates are read-modify-write: run them one after another. */
   #indexQueue: Promise<unknown> = Promise.resolve();
 
-  constructor(store: OutboxStore, namespace: string) {
-    this.#store = store;
+  /** `store` may be a getter: the client opens its storage after it creates the runner. */
+  constructor(store: OutboxStore | (() => OutboxStore), namespace: string) {
+    this.#store = typeof store === "function" ? store : () => store;
     this.#namespace = namespace;
   }
 
@@ -33,7 +34,7 @@ export class BackgroundRunStore {
     const records: BackgroundRunRecord[] = [];
     for (const runId of await this.#readIndex()) {
       const parsed = BackgroundRunRecordSchema.safeParse(
-        await this.#store.getMeta(this.#namespace, backgroundRunMetaId(runId)),
+        await this.#store().getMeta(this.#namespace, backgroundRunMetaId(runId)),
       );
       if (parsed.success && parsed.data.runId === runId) records.push(parsed.data);
     }
@@ -52,18 +53,18 @@ export class BackgroundRunStore {
 
   /** Overwrites one run's record; resolves once durable. */
   put(record: BackgroundRunRecord): Promise<void> {
-    return this.#store.putMeta(this.#namespace, backgroundRunMetaId(record.runId), record);
+    return this.#store().putMeta(this.#namespace, backgroundRunMetaId(record.runId), record);
   }
 
   /** Forgets a run: its record, then its id. */
   async remove(runId: string): Promise<void> {
-    await this.#store.deleteMeta(this.#namespace, backgroundRunMetaId(runId));
+    await this.#store().deleteMeta(this.#namespace, backgroundRunMetaId(runId));
     await this.#updateIndex((ids) => ids.filter((id) => id !== runId));
   }
 
   async #readIndex(): Promise<string[]> {
     const parsed = IndexSchema.safeParse(
-      await this.#store.getMeta(this.#namespace, BACKGROUND_INDEX_META_ID),
+      await this.#store().getMeta(this.#namespace, BACKGROUND_INDEX_META_ID),
     );
     return parsed.success ? parsed.data : [];
   }
@@ -71,7 +72,7 @@ export class BackgroundRunStore {
   #updateIndex(update: (ids: string[]) => string[]): Promise<void> {
     const next = this.#indexQueue.then(async () => {
       const ids = await this.#readIndex();
-      await this.#store.putMeta(this.#namespace, BACKGROUND_INDEX_META_ID, update(ids));
+      await this.#store().putMeta(this.#namespace, BACKGROUND_INDEX_META_ID, update(ids));
     });
     this.#indexQueue = next.catch(() => {});
     return next;

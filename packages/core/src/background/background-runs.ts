@@ -61,8 +61,12 @@ export interface BackgroundRunsOptions {
   readonly url: string;
   /** `fetch`, clock, timers, jitter and ids: the client's `deps`. */
   readonly deps: BackgroundDeps;
-  /** Where records live (metadata API). Not closed by `dispose()`. */
-  readonly store: OutboxStore;
+  /**
+   * Where records live (metadata API). A getter is read per operation, so the
+   * runner can be created before storage is open; it must not be called before
+   * then. Not closed by `dispose()`.
+   */
+  readonly store: OutboxStore | (() => OutboxStore);
   /** Events are applied here, each once, in order. */
   readonly threads: ThreadRegistry;
   /** Error bodies, `Retry-After`, run status and re-attach. */
