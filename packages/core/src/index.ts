@@ -7,7 +7,15 @@ export {
   InvalidAnswerError,
 } from "./answer/validate-answer";
 export {
+  type BackgroundRunRecord,
+  type BackgroundRunsState,
+  BackgroundVerdict,
+  isFinalBackgroundVerdict,
+  type StartBackgroundRunInput,
+} from "./background/index";
+export {
   type AnswerInput,
+  type BackgroundApi,
   createOutboxClient,
   type OutboxClient,
   type OutboxClientOptions,

@@ -1,6 +1,12 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { buildResumeBody } from "../answer/build-resume-body";
 import { checkAnswer, InvalidAnswerError } from "../answer/validate-answer";
+import {
+  type BackgroundRunRecord,
+  BackgroundRuns,
+  type BackgroundRunsState,
+  type StartBackgroundRunInput,
+} from "../background/index";
 import { DeliveryEngine } from "../delivery/delivery-engine";
 import { ErrorKind, isOutboxError, OutboxError } from "../errors/outbox-error";
 import type { Decision, OutboxEntry } from "../outbox/entry";
@@ -124,6 +130,15 @@ export interface OutboxClient {
   clear(namespace?: string): Promise<void>;
   /** Stops sending and closes storage. Entries stay durable. */
   dispose(): void;
+  readonly background: BackgroundApi;
+}
+
+/** Long-running runs polled with a continuation token that survives reloads. */
+export interface BackgroundApi {
+  readonly runs: ReadonlyStore<BackgroundRunsState>;
+  start(input: StartBackgroundRunInput): Promise<BackgroundRunRecord>;
+  retryNow(runId: string): Promise<void>;
+  discard(runId: string): Promise<void>;
 }
 
 function decisionOf(input: AnswerInput): Decision {
@@ -189,6 +204,20 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
   });
 
   let store: OutboxStore | undefined;
+  const background = new BackgroundRuns({
+    namespace,
+    url: options.url.replace(/\/$/, ""),
+    deps,
+    store: () => {
+      if (!store) throw new OutboxError(ErrorKind.storageUnavailable, "Storage is not open yet.");
+      return store;
+    },
+    threads,
+    http,
+    retry: options.retry ?? {},
+    hydrate: (threadId) => runner.hydrate(threadId),
+    ...(options.headers ? { headers: options.headers } : {}),
+  });
   /** A store the app passed in is the app's to close; one this client opened is closed by `dispose`. */
   let ownsStore = false;
   let engine: DeliveryEngine | undefined;
@@ -282,6 +311,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       maxReattachesWithoutProgress: 2,
     });
     await engine.load();
+    await background.resumeAll();
     outboxStore.setState({ ready: true });
     await refreshCapabilities();
     unsubscribers.push(
@@ -308,13 +338,18 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     connectionStore.setState({ leader: isLeader });
     if (!isLeader) {
       engine?.deactivate();
+      background.deactivate();
       return;
     }
     leadership = leadership.then(async () => {
       if (!engine || disposed) return;
       // Followers may have written answers while no tab led: read them all.
       await engine.load();
-      if (tabs.state.leader && !disposed) await engine.activate();
+      if (tabs.state.leader && !disposed) {
+        await engine.activate();
+        await background.resumeAll();
+        background.activate();
+      }
     });
   }
 
@@ -357,7 +392,11 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
         if (!running || !tabs.state.leader) return;
         if (message.request.kind === "retry-now") void running.retryNow(message.request.key);
         if (message.request.kind === "retry-all") running.retryNetworkWaitsNow();
-        if (message.request.kind === "resume-after-auth") void running.resumeAfterAuth();
+        if (message.request.kind === "resume-background") void background.resumeAll();
+        if (message.request.kind === "resume-after-auth") {
+          void running.resumeAfterAuth();
+          void background.resumeAfterAuth();
+        }
         return;
       default:
         return;
@@ -485,6 +524,24 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     url: http.url,
     namespace,
     outbox: readonlyStore(outboxStore),
+    background: {
+      runs: background.runs,
+      start: async (input) => {
+        await start();
+        const record = await background.start(input);
+        // Only the sending tab polls; a follower hands the run over through storage.
+        if (!tabs.state.leader) tabs.broadcast({ type: "request", request: { kind: "resume-background" } });
+        return record;
+      },
+      retryNow: async (runId) => {
+        await start();
+        await background.retryNow(runId);
+      },
+      discard: async (runId) => {
+        await start();
+        await background.discard(runId);
+      },
+    },
     connection: readonlyStore(connectionStore),
     start,
     thread,
@@ -508,8 +565,12 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     async resumeAfterAuth() {
       const { engine: running } = await started();
       setLink({ name: "connected", serverKind: serverKind() });
-      if (tabs.state.leader) await running.resumeAfterAuth();
-      else tabs.broadcast({ type: "request", request: { kind: "resume-after-auth" } });
+      if (tabs.state.leader) {
+        await running.resumeAfterAuth();
+        await background.resumeAfterAuth();
+      } else {
+        tabs.broadcast({ type: "request", request: { kind: "resume-after-auth" } });
+      }
     },
     async clear(target = namespace) {
       const { store: opened, engine: running } = await started();
@@ -518,6 +579,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
         running.deactivate();
         await running.load();
         threads.clear();
+        await background.reset();
         if (tabs.state.leader) await running.activate();
       }
     },
@@ -525,6 +587,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       disposed = true;
       void tabs.stop();
       engine?.deactivate();
+      background.dispose();
       runner.dispose();
       if (capabilitiesTimer !== undefined) deps.timers.clearTimeout(capabilitiesTimer);
       for (const unsubscribe of unsubscribers.splice(0)) unsubscribe();

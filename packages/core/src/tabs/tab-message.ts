@@ -30,6 +30,8 @@ export const TabRequestSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("retry-now"), key: z.string().min(1) }),
   z.object({ kind: z.literal("retry-all") }),
   z.object({ kind: z.literal("resume-after-auth") }),
+  /** A follower started a background run: the leader picks it up from storage and polls it. */
+  z.object({ kind: z.literal("resume-background") }),
 ]);
 export type TabRequest = z.infer<typeof TabRequestSchema>;
 

@@ -8,7 +8,6 @@ import { answersNeverArrive, askForDeployment, ledger, makeClient, settled, star
 // mid-phase, as a page that dies would. Each test asserts the verdict of the
 // next page and that the tool ran exactly once.
 
-
 /** Resolves when `predicate` holds for the client's state (outbox or thread). */
 function when(client: OutboxClient, threadId: string, predicate: () => boolean): Promise<void> {
   return new Promise((resolve) => {

@@ -1,0 +1,59 @@
+import { expect, test } from "vitest";
+import type { BackgroundRunRecord } from "../../src/background/index";
+import type { OutboxClient } from "../../src/client/create-outbox-client";
+import { MemoryStore } from "../../src/outbox/memory-store";
+import { chaos, ledger, makeClient, startHarness } from "./harness";
+
+function finalRun(client: OutboxClient, runId: string): Promise<BackgroundRunRecord> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const run = client.background.runs.getState().runs.find((candidate) => candidate.runId === runId);
+      if (run && ["completed", "lost", "needs_user"].includes(run.verdict)) {
+        stop();
+        clearTimeout(timer);
+        resolve(run);
+      }
+    };
+    const stop = client.background.runs.subscribe(check);
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error("the background run did not finish"));
+    }, 15_000);
+    check();
+  });
+}
+
+test("a background run started from the client completes, and a reload mid-run resumes it without re-running the tool", async () => {
+  const harness = await startHarness();
+  const storage = new MemoryStore();
+  const first = makeClient(harness, { storage });
+  await first.start();
+  await chaos(harness, [{ point: "background-submit", action: "status", status: 503, retryAfterMs: 1000 }]);
+
+  const run = await first.background.start({ threadId: "t-bg", text: "please deploy to prod" });
+  // The tool ran, its result's submission failed: the page dies while the run
+  // waits to resubmit the stored result.
+  await new Promise<void>((resolve) => {
+    const stop = first.background.runs.subscribe(({ runs }) => {
+      if (runs.some((candidate) => candidate.runId === run.runId && candidate.verdict === "retry_wait")) {
+        stop();
+        resolve();
+      }
+    });
+  });
+  expect(await ledger(harness)).toHaveLength(1);
+  first.dispose();
+
+  const next = makeClient(harness, { storage });
+  await next.start();
+  const final = await finalRun(next, run.runId);
+
+  expect(final.verdict).toBe("completed");
+  expect(
+    next
+      .thread("t-bg")
+      .store.getState()
+      .messages.some((m) => m.role === "assistant" && m.content === "Deployed to prod."),
+  ).toBe(true);
+  expect(await ledger(harness)).toHaveLength(1);
+});
