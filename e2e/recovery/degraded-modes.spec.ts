@@ -1,0 +1,93 @@
+// Servers without the recovery contract (the mock's Agent Framework emulations): the demo
+// applies DESIGN.md's degraded rules. No answer is silently dropped, and the client never
+// makes a tool run twice.
+
+import {
+  approvalCard,
+  approve,
+  askToDeploy,
+  cardStatus,
+  conversation,
+  DEGRADED,
+  openThread,
+  outboxRows,
+  watchResumes,
+} from "../support/demo-page";
+import { expect, test } from "../support/fixtures";
+import type { Fault, MockMode } from "../support/mock-control";
+
+type Verdict = "applied" | "lost";
+
+interface Case {
+  readonly title: string;
+  /** Faults for the answer's delivery (the thread id is added). */
+  readonly faults: readonly Omit<Fault, "threadId">[];
+  readonly verdict: Readonly<Record<"af-legacy" | "af-lifecycle", Verdict>>;
+  /** How many resume requests the client may make, when the rules fix it. */
+  readonly resumes?: number;
+}
+
+// Without the contract, RUN_STARTED (sent only once the tool ran) means the tool ran: a
+// failure after it is settled by reading the thread, never by a resend. These servers
+// record a tool's result in the thread only when its run finishes, so a run that failed
+// after the tool leaves no result to read: "lost", the answer kept, the tool run once.
+const CASES: readonly Case[] = [
+  {
+    title: "a plain approval is applied",
+    faults: [],
+    verdict: { "af-legacy": "applied", "af-lifecycle": "applied" },
+  },
+  {
+    title: "the model call failing after the tool ran: lost, answer kept, never resent",
+    faults: [{ point: "after-tool", action: "fail" }],
+    verdict: { "af-legacy": "lost", "af-lifecycle": "lost" },
+    resumes: 1,
+  },
+  {
+    // Legacy aborts a run whose client went away; lifecycle finishes it and records the result.
+    title: "the stream cut after the tool ran: settled from the thread",
+    faults: [{ point: "mid-stream", action: "drop", afterEvents: 2 }],
+    verdict: { "af-legacy": "lost", "af-lifecycle": "applied" },
+  },
+  {
+    // Reported before RUN_STARTED: retried, and the server answers from its own records.
+    title: "a tool cut off mid-run: lost, answer kept",
+    faults: [{ point: "mid-tool", action: "fail" }],
+    verdict: { "af-legacy": "lost", "af-lifecycle": "lost" },
+  },
+];
+
+for (const mode of ["af-legacy", "af-lifecycle"] as const satisfies readonly MockMode[]) {
+  test.describe(mode, () => {
+    for (const scenario of CASES) {
+      const verdict = scenario.verdict[mode];
+      test(`${scenario.title} (${verdict})`, async ({ page, mock, threadId }) => {
+        await mock.setMode(mode);
+        // A fresh page reads the capabilities again: no recovery contract.
+        await openThread(page, threadId, DEGRADED);
+        await expect(page.getByTestId("connection")).toHaveAttribute("data-server-kind", "degraded");
+        await askToDeploy(page);
+        if (scenario.faults.length > 0)
+          await mock.addFaults(...scenario.faults.map((fault) => ({ ...fault, threadId })));
+
+        const resumes = watchResumes(page);
+        await approve(page);
+        const card = approvalCard(page);
+        await expect(card).toHaveAttribute("data-state", verdict, { timeout: 30_000 });
+        await expect(card.getByTestId("approval-decision")).toHaveText("You approved.");
+        await expect(outboxRows(page)).toHaveCount(1);
+        await expect(outboxRows(page)).toHaveAttribute("data-state", verdict);
+        if (verdict === "applied") {
+          await expect(cardStatus(page)).toHaveText(/^Applied/);
+          await expect(conversation(page)).toContainText("Deployed to prod.");
+        } else {
+          await expect(cardStatus(page)).toHaveText(
+            "Outcome unknown — the tool may have run. Your answer is kept.",
+          );
+        }
+        expect(await mock.ledger(threadId)).toHaveLength(1);
+        if (scenario.resumes !== undefined) expect(resumes).toHaveLength(scenario.resumes);
+      });
+    }
+  });
+}
