@@ -2,6 +2,7 @@ import { createOutboxClient, type OutboxClient } from "@agui-outbox/core";
 import { OutboxProvider } from "@agui-outbox/react";
 import { QueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useState } from "react";
+import { BackgroundRunsPanel } from "./components/background-runs-panel";
 import { ChaosPanel } from "./components/chaos-panel";
 import { ChatThread } from "./components/chat-thread";
 import { ConnectionIndicator } from "./components/connection-indicator";
@@ -76,6 +77,7 @@ export function App(): ReactNode {
             <ChatThread key={threadId} threadId={threadId} />
             <aside className="side">
               <OutboxTray />
+              <BackgroundRunsPanel />
               <LedgerPanel />
               <ChaosPanel />
             </aside>

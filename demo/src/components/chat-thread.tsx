@@ -1,5 +1,5 @@
 import type { Message } from "@agui-outbox/core/protocol";
-import { DefaultApprovalCard, useApprovals, useThread } from "@agui-outbox/react";
+import { DefaultApprovalCard, useApprovals, useBackgroundRuns, useThread } from "@agui-outbox/react";
 import { type FormEvent, type ReactNode, useId, useState } from "react";
 
 function toolCallsOf(message: Message): string[] {
@@ -28,6 +28,7 @@ function MessageItem(props: { message: Message }): ReactNode {
 export function ChatThread(props: { threadId: string }): ReactNode {
   const thread = useThread(props.threadId);
   const approvals = useApprovals(props.threadId);
+  const background = useBackgroundRuns();
   const [draft, setDraft] = useState("please deploy to prod");
   const [sendError, setSendError] = useState<string | null>(null);
   const inputId = useId();
@@ -37,9 +38,11 @@ export function ChatThread(props: { threadId: string }): ReactNode {
     const text = draft.trim();
     if (!text) return;
     setSendError(null);
-    thread
-      .send(text)
-      .catch((error: unknown) => setSendError(error instanceof Error ? error.message : String(error)));
+    // The second button sends the message as a background run, polled with a
+    // continuation token that survives reloads.
+    const asBackground = (event.nativeEvent as SubmitEvent).submitter?.dataset.mode === "background";
+    const sent = asBackground ? background.start(props.threadId, text) : thread.send(text);
+    sent.catch((error: unknown) => setSendError(error instanceof Error ? error.message : String(error)));
   };
 
   const running = thread.run.name === "running";
@@ -77,6 +80,15 @@ export function ChatThread(props: { threadId: string }): ReactNode {
         />
         <button type="submit" className="agui-button agui-button--primary" disabled={running}>
           Send
+        </button>
+        <button
+          type="submit"
+          className="agui-button"
+          data-mode="background"
+          data-testid="send-background"
+          disabled={running}
+        >
+          Run in background
         </button>
       </form>
       {sendError ? (

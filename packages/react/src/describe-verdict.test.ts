@@ -48,13 +48,9 @@ test("every entry state has a sentence and a tone", () => {
 
 test("the verdict sentences promised to the person", () => {
   expect(describeVerdict(entry("applied")).sentence).toBe("Applied.");
-  expect(
-    describeVerdict(
-      entry("applied", {
-        verdictDetail: "The answer had already taken effect; the server replayed its outcome.",
-      }),
-    ).sentence,
-  ).toBe("Applied (the server replayed its record).");
+  expect(describeVerdict(entry("applied", { replayed: true })).sentence).toBe(
+    "Applied (the server replayed its record).",
+  );
   expect(describeVerdict(entry("retry_wait", { attempts: 2 }), 7).sentence).toBe(
     "Retrying in 7s (attempt 3).",
   );
@@ -66,6 +62,13 @@ test("the verdict sentences promised to the person", () => {
   expect(describeVerdict(entry("elsewhere", { verdictDetail: "Rejected in another tab." })).sentence).toBe(
     "Answered elsewhere: Rejected in another tab.",
   );
+  expect(
+    describeVerdict(
+      entry("elsewhere", {
+        recordedDecisions: [{ interruptId: "i", status: "resolved", payload: { approved: true } }],
+      }),
+    ).sentence,
+  ).toBe("Answered elsewhere: it was approved.");
 });
 
 test("decisions in words, and the resend message says the outcome is unknown", () => {

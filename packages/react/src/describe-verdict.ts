@@ -16,12 +16,19 @@ export interface VerdictDescription {
   readonly sentence: string;
 }
 
-// The core keeps no `replayed` flag on the entry; its verdict detail says so.
-const REPLAYED = /replayed/i;
-
 /** True when the applied verdict came from the server's recorded outcome, not a new run. */
 export function isReplayed(entry: OutboxEntry): boolean {
-  return entry.state === EntryState.applied && REPLAYED.test(entry.verdictDetail ?? "");
+  return entry.state === EntryState.applied && entry.replayed === true;
+}
+
+/** What the server recorded instead of this answer, in words ("approved", "rejected", "cancelled"). */
+function recordedElsewhere(entry: OutboxEntry): string | null {
+  const [recorded] = entry.recordedDecisions ?? [];
+  if (!recorded) return null;
+  if (recorded.status === "cancelled") return "the question was cancelled.";
+  const payload = recorded.payload as { approved?: unknown; accepted?: unknown } | undefined;
+  const approved = payload?.approved ?? payload?.accepted;
+  return approved === true ? "it was approved." : approved === false ? "it was rejected." : null;
 }
 
 /**
@@ -56,7 +63,7 @@ export function describeVerdict(entry: OutboxEntry, secondsLeft: number | null =
     case EntryState.elsewhere:
       return {
         tone: VerdictTone.warning,
-        sentence: `Answered elsewhere: ${entry.verdictDetail ?? "another answer was recorded first."}`,
+        sentence: `Answered elsewhere: ${recordedElsewhere(entry) ?? entry.verdictDetail ?? "another answer was recorded first."}`,
       };
     case EntryState.lost:
       return {

@@ -23,6 +23,7 @@ export type { ProposedCall } from "./proposed-call";
 export { type ApprovalState, type UseApprovalResult, useApproval } from "./use-approval";
 export { type ApprovalFormModel, useApprovalForm } from "./use-approval-form";
 export { useApprovals } from "./use-approvals";
+export { type UseBackgroundRunsResult, useBackgroundRuns } from "./use-background-runs";
 export { type Capabilities, useCapabilities } from "./use-capabilities";
 export { useConnection } from "./use-connection";
 export { useOutbox } from "./use-outbox";
