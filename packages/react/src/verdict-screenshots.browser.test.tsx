@@ -70,7 +70,10 @@ const cases: readonly Case[] = [
   {
     name: "applied-replayed",
     state: "applied",
-    extra: { verdictDetail: "The answer had already taken effect; the server replayed its outcome." },
+    extra: {
+      replayed: true,
+      verdictDetail: "The answer had already taken effect; the server replayed its outcome.",
+    },
     sentence: "Applied (the server replayed its record).",
   },
   {
