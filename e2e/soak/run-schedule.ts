@@ -1,0 +1,151 @@
+// Runs one schedule in a fresh browser context: ask, answer, disturb, settle, observe.
+import { randomUUID } from "node:crypto";
+import { type Browser, expect, type Page } from "@playwright/test";
+import {
+  answerSaved,
+  approvalCard,
+  askToDeploy,
+  openThread,
+  readStoredEntries,
+  type StoredEntry,
+} from "../support/demo-page";
+import type { MockControl } from "../support/mock-control";
+import { type CardView, checkInvariants, FINAL_VERDICTS } from "./invariants";
+import type { Schedule } from "./schedule";
+
+export interface ScheduleResult {
+  readonly violations: string[];
+  readonly executions: number;
+  readonly verdict: string;
+  readonly ms: number;
+  /** Milliseconds per phase, for finding where a schedule spends its time. */
+  readonly phases: string;
+}
+
+/** After faults stop, the longest an answer may take to settle: the backoff cap plus slack. */
+const SETTLE_MS = 45_000;
+
+async function answer(page: Page, schedule: Schedule): Promise<void> {
+  const card = approvalCard(page);
+  if (schedule.decision === "reject") await card.getByTestId("reject").click();
+  else {
+    if (schedule.decision === "approve-edited")
+      await card.getByRole("textbox", { name: /Target/ }).fill("staging");
+    await card.getByTestId("approve").click();
+  }
+  await answerSaved(page);
+}
+
+async function waitUntilSettled(page: Page, threadId: string): Promise<StoredEntry[]> {
+  const deadline = Date.now() + SETTLE_MS;
+  for (;;) {
+    const entries = (await readStoredEntries(page)).filter((entry) => entry.threadId === threadId);
+    const settled = entries.length > 0 && entries.every((entry) => FINAL_VERDICTS.has(entry.state));
+    if (settled || Date.now() > deadline) return entries;
+    await page.waitForTimeout(50);
+  }
+}
+
+async function readCard(page: Page, tab: number, expected: string | undefined): Promise<CardView> {
+  const card = approvalCard(page);
+  // The screen follows the store: give it a moment to show the settled state.
+  if (expected !== undefined)
+    await expect(card)
+      .toHaveAttribute("data-state", expected, { timeout: 5000 })
+      .catch(() => undefined);
+  const state = (await card.count()) === 1 ? await card.getAttribute("data-state") : null;
+  const decision = card.getByTestId("approval-decision");
+  const decisionText = (await decision.count()) === 1 ? await decision.textContent() : null;
+  return { tab, state, decisionText };
+}
+
+export async function runSchedule(
+  browser: Browser,
+  baseURL: string,
+  mock: MockControl,
+  schedule: Schedule,
+): Promise<ScheduleResult> {
+  const started = Date.now();
+  const marks: string[] = [];
+  let last = started;
+  const mark = (name: string): void => {
+    const now = Date.now();
+    marks.push(`${name} ${now - last}`);
+    last = now;
+  };
+  const threadId = `soak-${schedule.seed}-${randomUUID().slice(0, 4)}`;
+  await mock.reset();
+  const context = await browser.newContext({ baseURL });
+  mark("context");
+  try {
+    const tabs: (Page | null)[] = [await context.newPage()];
+    const first = tabs[0] as Page;
+    await openThread(first, threadId);
+    mark("open");
+    await askToDeploy(first);
+    mark("ask");
+    if (schedule.secondTab) {
+      const second = await context.newPage();
+      await openThread(second, threadId);
+      await second.locator('[data-testid="approval-card"][data-state="unanswered"]').waitFor();
+      tabs.push(second);
+    }
+    const interruptId = (await approvalCard(first).getAttribute("data-interrupt-id")) ?? "";
+    if (schedule.faults.length > 0)
+      await mock.addFaults(...schedule.faults.map((fault) => ({ ...fault, threadId })));
+
+    mark("setup");
+    await answer(tabs[schedule.answerIn] as Page, schedule);
+    mark("answer");
+    for (const step of schedule.steps) {
+      if (step.kind === "wait") await first.waitForTimeout(step.ms);
+      else if (step.kind === "offline") {
+        await context.setOffline(true);
+        await new Promise((resolve) => setTimeout(resolve, step.ms));
+        await context.setOffline(false);
+      } else if (step.kind === "reload") await tabs[step.tab]?.reload();
+      else {
+        await tabs[0]?.close();
+        tabs[0] = null;
+      }
+    }
+    await context.setOffline(false);
+    mark("steps");
+
+    const open = tabs.flatMap((page, tab) => (page === null ? [] : [{ page, tab }]));
+    const watcher = open[0];
+    if (watcher === undefined) throw new Error("no tab left open");
+    const entries = await waitUntilSettled(watcher.page, threadId);
+    mark("settle");
+    const cards: CardView[] = [];
+    for (const { page, tab } of open) cards.push(await readCard(page, tab, entries[0]?.state));
+    const executions = await mock.ledger(threadId);
+    mark("observe");
+    const violations = checkInvariants({
+      decision: schedule.decision,
+      interruptId,
+      entries,
+      executions,
+      occurrences: await mock.occurrences(threadId),
+      cards,
+    });
+    return {
+      violations,
+      executions: executions.length,
+      verdict: entries.map((entry) => entry.state).join("+") || "none",
+      ms: Date.now() - started,
+      phases: marks.join(", "),
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    return {
+      violations: [`the schedule could not run: ${message}`],
+      executions: 0,
+      verdict: "error",
+      ms: Date.now() - started,
+      phases: marks.join(", "),
+    };
+  } finally {
+    await context.close();
+  }
+}

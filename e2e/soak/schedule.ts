@@ -1,0 +1,88 @@
+// Fault schedules drawn from a seed: server faults for the answer's delivery, and what the
+// person's browser does meanwhile (offline flaps, reloads, a second tab, closing a tab).
+import type { Fault } from "../support/mock-control";
+import { mulberry32, type Random } from "./prng";
+
+export type Decision = "approve" | "approve-edited" | "reject";
+
+export type Step =
+  | { readonly kind: "wait"; readonly ms: number }
+  | { readonly kind: "offline"; readonly ms: number }
+  | { readonly kind: "reload"; readonly tab: number }
+  | { readonly kind: "close-first-tab" };
+
+export interface Schedule {
+  readonly seed: number;
+  readonly decision: Decision;
+  /** Open a second tab of the same browser before answering. */
+  readonly secondTab: boolean;
+  /** The tab the person answers in (0 or 1). */
+  readonly answerIn: number;
+  /** Server faults for this thread, queued once the question is on screen. */
+  readonly faults: readonly Omit<Fault, "threadId">[];
+  /** What the browser does right after the answer is on disk, in order. */
+  readonly steps: readonly Step[];
+}
+
+type FaultDraw = (random: Random) => Omit<Fault, "threadId">;
+
+// Every point the contract names, with every action that applies there.
+const FAULTS: readonly FaultDraw[] = [
+  (r) => ({
+    point: "before-response",
+    action: "status",
+    status: r.pick([429, 503]),
+    retryAfterMs: r.int(0, 1000),
+  }),
+  (r) => ({ point: "before-response", action: "delay", delayMs: r.int(100, 1000) }),
+  () => ({ point: "before-response", action: "crash" }),
+  () => ({ point: "before-claim", action: "fail" }),
+  (r) => ({ point: "before-claim", action: "delay", delayMs: r.int(100, 1000) }),
+  () => ({ point: "before-claim", action: "crash" }),
+  () => ({ point: "after-claim", action: "fail" }),
+  (r) => ({ point: "after-claim", action: "delay", delayMs: r.int(100, 1000) }),
+  () => ({ point: "after-claim", action: "crash" }),
+  () => ({ point: "mid-tool", action: "fail" }),
+  (r) => ({ point: "mid-tool", action: "delay", delayMs: r.int(100, 1000) }),
+  () => ({ point: "mid-tool", action: "crash" }),
+  () => ({ point: "after-tool", action: "fail" }),
+  (r) => ({ point: "after-tool", action: "delay", delayMs: r.int(100, 1000) }),
+  () => ({ point: "after-tool", action: "crash" }),
+  (r) => ({ point: "mid-stream", action: "drop", afterEvents: r.int(1, 6) }),
+];
+
+export function drawSchedule(seed: number): Schedule {
+  const random = mulberry32(seed);
+  const decision = random.pick<Decision>(["approve", "approve", "approve", "approve-edited", "reject"]);
+  const secondTab = random.chance(0.35);
+  const answerIn = secondTab ? random.int(0, 1) : 0;
+  const faults = Array.from({ length: random.int(0, 3) }, () => random.pick(FAULTS)(random));
+  const steps: Step[] = [];
+  let firstOpen = true;
+  for (let i = random.int(0, 3); i > 0; i -= 1) {
+    const roll = random.next();
+    if (roll < 0.3) steps.push({ kind: "wait", ms: random.int(0, 1000) });
+    else if (roll < 0.55) steps.push({ kind: "offline", ms: random.int(200, 1200) });
+    else if (secondTab && firstOpen && roll < 0.7) {
+      steps.push({ kind: "close-first-tab" });
+      firstOpen = false;
+    } else steps.push({ kind: "reload", tab: secondTab && (!firstOpen || random.chance(0.5)) ? 1 : 0 });
+  }
+  return { seed, decision, secondTab, answerIn, faults, steps };
+}
+
+/** One line for a log: enough to see what a schedule did. */
+export function describeSchedule(schedule: Schedule): string {
+  const faults = schedule.faults.map((fault) => `${fault.point}/${fault.action}`).join(",") || "none";
+  const steps =
+    schedule.steps
+      .map((step) =>
+        step.kind === "wait" || step.kind === "offline"
+          ? `${step.kind}:${step.ms}`
+          : step.kind === "reload"
+            ? `reload:${step.tab}`
+            : step.kind,
+      )
+      .join(",") || "none";
+  return `seed ${schedule.seed}: ${schedule.decision} in tab ${schedule.answerIn}${schedule.secondTab ? " of 2" : ""}; faults ${faults}; steps ${steps}`;
+}

@@ -1,0 +1,70 @@
+// The seeded chaos soak. `npm test` runs a few schedules from a fixed seed; `npm run soak`
+// runs SOAK_RUNS schedules (default 20) from SOAK_SEED (default: random, printed).
+// A failing schedule prints its seed: `SOAK_SEED=<seed> SOAK_RUNS=1 npm run soak` replays it.
+import { expect, test } from "@playwright/test";
+import { MockControl } from "../support/mock-control";
+import { scheduleSeed } from "./prng";
+import { runSchedule } from "./run-schedule";
+import { describeSchedule, drawSchedule } from "./schedule";
+
+interface SoakMetadata {
+  readonly mockUrl: string;
+  readonly soakRuns?: number;
+  readonly soakRandomSeed?: boolean;
+}
+
+const FIXED_SEED = 20_261_129;
+
+test("chaos soak: every answer settles, none is dropped, no tool runs twice", async ({
+  browser,
+}, testInfo) => {
+  const metadata = testInfo.project.metadata as SoakMetadata;
+  const baseURL = testInfo.project.use.baseURL;
+  if (baseURL === undefined) throw new Error("the project names no baseURL");
+  const runs = Number(process.env.SOAK_RUNS ?? metadata.soakRuns ?? 3);
+  const base =
+    process.env.SOAK_SEED !== undefined
+      ? Number(process.env.SOAK_SEED)
+      : metadata.soakRandomSeed
+        ? Math.floor(Math.random() * 4294967296)
+        : FIXED_SEED;
+  if (!Number.isInteger(runs) || runs < 1) throw new Error("SOAK_RUNS must be a positive integer");
+  if (!Number.isInteger(base) || base < 0) throw new Error("SOAK_SEED must be a non-negative integer");
+  test.setTimeout(runs * 120_000);
+  const verbose = process.env.SOAK_VERBOSE === "1";
+  const mock = new MockControl(metadata.mockUrl);
+  console.log(`soak: ${runs} schedules from SOAK_SEED=${base}`);
+
+  const started = Date.now();
+  const failures: string[] = [];
+  const verdicts = new Map<string, number>();
+  let violations = 0;
+  let executions = 0;
+  let slowest = 0;
+  for (let index = 0; index < runs; index += 1) {
+    const schedule = drawSchedule(scheduleSeed(base, index));
+    const result = await runSchedule(browser, baseURL, mock, schedule);
+    violations += result.violations.length;
+    executions += result.executions;
+    slowest = Math.max(slowest, result.ms);
+    verdicts.set(result.verdict, (verdicts.get(result.verdict) ?? 0) + 1);
+    if (verbose)
+      console.log(`  ${describeSchedule(schedule)} → ${result.verdict} (${result.ms} ms: ${result.phases})`);
+    if (result.violations.length > 0) {
+      const lines = [
+        `VIOLATION ${describeSchedule(schedule)} → ${result.verdict}`,
+        ...result.violations.map((violation) => `  - ${violation}`),
+        `  replay: SOAK_SEED=${schedule.seed} SOAK_RUNS=1 npm run soak`,
+      ];
+      console.log(lines.join("\n"));
+      failures.push(lines.join("\n"));
+    }
+  }
+  const seconds = Math.round((Date.now() - started) / 1000);
+  const spread = [...verdicts].map(([verdict, count]) => `${verdict} ${count}`).join(", ");
+  console.log(
+    `verdicts: ${spread}; ${Math.round((Date.now() - started) / runs)} ms per schedule, slowest ${slowest} ms`,
+  );
+  console.log(`schedules ${runs}, violations ${violations}, executions ${executions}, seconds ${seconds}`);
+  expect(failures).toEqual([]);
+});
