@@ -1,0 +1,111 @@
+import type { BackgroundRunRecord, BackgroundRunsState, StartBackgroundRunInput } from "../background/index";
+import type { OutboxEntry } from "../outbox/entry";
+import type { OutboxStore } from "../outbox/outbox-store";
+import type { PlanRetryOptions } from "../retry/plan-retry";
+import type { ReadonlyStore } from "../thread/thread-registry";
+import type { ThreadState } from "../thread/thread-state";
+import type { OutboxDeps } from "./deps";
+import type { ConnectionState, OutboxState } from "./outbox-state";
+
+export interface OutboxClientOptions {
+  /** The agent endpoint, for example `"/agent"` or `"https://api.example.com/agent"`. */
+  readonly url: string;
+  /**
+   * Whose answers these are (the signed-in user). Entries of other namespaces are
+   * never loaded or sent; switching user means disposing this client and creating
+   * one for the new namespace.
+   */
+  readonly namespace: string;
+  /**
+   * Where entries live. `"indexeddb"` falls back to memory (reported in
+   * `outbox.getState().durable`) when IndexedDB cannot be opened.
+   * @default "indexeddb"
+   */
+  readonly storage?: "indexeddb" | "memory" | OutboxStore;
+  /** @default "agui-outbox" */
+  readonly dbName?: string;
+  /** Side effects to replace (fetch, clock, timers, ids…); the rest use the platform. */
+  readonly deps?: Partial<OutboxDeps>;
+  /** Headers for every request, read per request (so a refreshed token is used). */
+  readonly headers?: () => Record<string, string> | Promise<Record<string, string>>;
+  /**
+   * Called when the server answers 401/403. Delivery pauses until the app calls
+   * `resumeAfterAuth()`.
+   */
+  readonly onAuthRequired?: (entry: OutboxEntry) => void;
+  /**
+   * How long an entry is kept before it is reconciled by status or hydration.
+   * Keep it below the server's idempotency window.
+   * @default 82_800_000 (23 h)
+   */
+  readonly retentionMs?: number;
+  /** @default 45_000 */
+  readonly stallTimeoutMs?: number;
+  /** @default 1_048_576 */
+  readonly maxEventBytes?: number;
+  /** Backoff (base 1 s, cap 30 s, full jitter) and retry budget. */
+  readonly retry?: PlanRetryOptions;
+  /**
+   * Ask the browser to keep the origin's storage (`navigator.storage.persist()`).
+   * @default true
+   */
+  readonly requestPersistence?: boolean;
+}
+
+/** What the person decided about one interrupt. */
+export type AnswerInput = {
+  readonly threadId: string;
+  readonly interruptId: string;
+} & (
+  | { readonly approved: true; readonly editedArgs?: Readonly<Record<string, unknown>> }
+  | { readonly approved: false; readonly reason?: string }
+  | { readonly cancelled: true }
+);
+
+export interface ThreadHandle {
+  readonly threadId: string;
+  readonly store: ReadonlyStore<ThreadState>;
+  /** Sends a user message and follows the run. Rejects with an `OutboxError`. */
+  send(text: string): Promise<void>;
+  /** Replays the thread from the server (messages and open interrupts). */
+  hydrate(): Promise<void>;
+}
+
+export interface OutboxClient {
+  /** The agent endpoint the client talks to. */
+  readonly url: string;
+  readonly namespace: string;
+  readonly outbox: ReadonlyStore<OutboxState>;
+  readonly connection: ReadonlyStore<ConnectionState>;
+  /** Opens storage, recovers unfinished answers and starts sending. Idempotent. */
+  start(): Promise<void>;
+  thread(threadId: string): ThreadHandle;
+  /**
+   * Validates the answer against the interrupt's `responseSchema`, writes it
+   * durably with a fresh idempotency key, and resolves once the write is
+   * committed. Sending happens after. A second call for the same interrupt
+   * returns the first entry (a double click makes one answer).
+   */
+  answer(input: AnswerInput): Promise<OutboxEntry>;
+  /** The newest entry answering this interrupt, if any. */
+  entryFor(threadId: string, interruptId: string): OutboxEntry | undefined;
+  /** Skip the rest of a backoff for one entry. */
+  retryNow(key: string): Promise<void>;
+  /** Removes an entry with a final verdict; refuses one without. */
+  discard(key: string): Promise<void>;
+  /** After the app re-authenticated: resume paused deliveries. */
+  resumeAfterAuth(): Promise<void>;
+  /** Wipes every entry and cursor of a namespace (sign-out). */
+  clear(namespace?: string): Promise<void>;
+  /** Stops sending and closes storage. Entries stay durable. */
+  dispose(): void;
+  readonly background: BackgroundApi;
+}
+
+/** Long-running runs polled with a continuation token that survives reloads. */
+export interface BackgroundApi {
+  readonly runs: ReadonlyStore<BackgroundRunsState>;
+  start(input: StartBackgroundRunInput): Promise<BackgroundRunRecord>;
+  retryNow(runId: string): Promise<void>;
+  discard(runId: string): Promise<void>;
+}
