@@ -93,19 +93,17 @@ test("a stream dropped mid-run is re-attached with no duplicated or missing mess
   await expectApplied(page, "Applied.");
   expect(reattached.length).toBeGreaterThanOrEqual(1);
   const messages = page.getByTestId("message");
-  const live = await messages.evaluateAll((items) =>
-    items.map((item) => `${item.getAttribute("data-role")}: ${item.textContent ?? ""}`),
-  );
+  const onScreen = () =>
+    messages.evaluateAll((items) =>
+      items.map((item) => `${item.getAttribute("data-role")}: ${item.textContent ?? ""}`),
+    );
+  const live = await onScreen();
   expect(live.filter((text) => text.includes("Deployed to prod."))).toHaveLength(1);
 
   // The server's own record of the thread, as a fresh page hydrates it, matches the screen.
   await page.reload();
   await expect(conversation(page)).toContainText("Deployed to prod.");
-  await expect(messages).toHaveCount(live.length);
-  const hydrated = await messages.evaluateAll((items) =>
-    items.map((item) => `${item.getAttribute("data-role")}: ${item.textContent ?? ""}`),
-  );
-  expect(hydrated).toEqual(live);
+  await expect.poll(onScreen).toEqual(live);
   expect(await mock.ledger(threadId)).toHaveLength(1);
 });
 
