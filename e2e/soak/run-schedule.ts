@@ -59,6 +59,7 @@ async function readCard(page: Page, tab: number, expected: string | undefined): 
   return { tab, state, decisionText };
 }
 
+/** Runs one schedule in a fresh browser context (its own IndexedDB, storage and tabs). */
 export async function runSchedule(
   browser: Browser,
   baseURL: string,
@@ -98,7 +99,7 @@ export async function runSchedule(
     await answer(tabs[schedule.answerIn] as Page, schedule);
     mark("answer");
     for (const step of schedule.steps) {
-      if (step.kind === "wait") await first.waitForTimeout(step.ms);
+      if (step.kind === "wait") await new Promise((resolve) => setTimeout(resolve, step.ms));
       else if (step.kind === "offline") {
         await context.setOffline(true);
         await new Promise((resolve) => setTimeout(resolve, step.ms));
