@@ -11,6 +11,8 @@ export default defineConfig({
   ...base,
   testMatch: "soak/**/*.spec.ts",
   reporter: [["list"]],
+  // One long test: a trace of the whole soak would be hundreds of megabytes.
+  use: { ...base.use, trace: "off" },
   projects: [
     {
       name: "soak",

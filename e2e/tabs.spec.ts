@@ -6,8 +6,10 @@ import {
   approve,
   askToDeploy,
   cardStatus,
+  newThreadId,
   openThread,
   outboxRows,
+  readStoredEntries,
   watchResumes,
 } from "./support/demo-page";
 import { expect, test } from "./support/fixtures";
@@ -77,4 +79,36 @@ test("closing the sending tab mid-delivery: the other takes over within a second
   await expect(outboxRows(second)).toHaveAttribute("data-state", "applied");
   expect(fromFollower.length).toBeGreaterThanOrEqual(1);
   expect(await mock.ledger(threadId)).toHaveLength(1);
+});
+
+test("a tab reloaded while the other finishes the delivery shows the final verdict", async ({
+  page,
+  context,
+  mock,
+}) => {
+  // The race is narrow: the reloaded tab reads the entry from IndexedDB just before the
+  // sending tab settles it. A few short pauses after the claim make it likely to show.
+  const second = await context.newPage();
+  for (const delayMs of [100, 200, 300]) {
+    const threadId = newThreadId();
+    await openThread(page, threadId);
+    await askToDeploy(page);
+    await openThread(second, threadId);
+    await mock.addFaults({ point: "after-claim", action: "delay", delayMs, threadId });
+    await approve(page);
+    await page.reload();
+
+    // The tab that took over delivers the answer ...
+    await expect(cardStatus(second)).toHaveText("Applied.", { timeout: 20_000 });
+    expect(await mock.ledger(threadId)).toHaveLength(1);
+    // ... IndexedDB, shared by both tabs, says so ...
+    const stored = (await readStoredEntries(page)).filter((entry) => entry.threadId === threadId);
+    expect(stored.map((entry) => entry.state)).toEqual(["applied"]);
+    // ... and the reloaded tab shows that verdict too, not the state it read on start.
+    await expect(approvalCard(page), `pause of ${delayMs} ms after the claim`).toHaveAttribute(
+      "data-state",
+      "applied",
+      { timeout: 5000 },
+    );
+  }
 });
