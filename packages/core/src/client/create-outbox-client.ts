@@ -207,6 +207,9 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       }),
     );
     await tabs.start();
+    // A follower hears other tabs only from here on: read storage once more for
+    // what the sending tab settled between the first read and now.
+    if (!tabs.state.leader) await engine.load();
   }
 
   /** Leadership changes run one after another, so a quick loss never races a takeover. */

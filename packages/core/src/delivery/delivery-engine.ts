@@ -81,10 +81,19 @@ export class DeliveryEngine {
   }
 
   /** Loads the namespace's entries from storage; does not send. */
+  /**
+   * (Re)reads the namespace's entries from storage; does not send. Storage is the
+   * source of truth, except for an entry another tab reported while the read was
+   * under way: the newer of the two wins.
+   */
   async load(): Promise<void> {
     const stored = await this.#options.store.listByNamespace(this.#options.namespace);
+    const known = new Map(this.#entries);
     this.#entries.clear();
-    for (const entry of stored) this.#entries.set(entry.key, entry);
+    for (const entry of stored) {
+      const mirrored = known.get(entry.key);
+      this.#entries.set(entry.key, mirrored && mirrored.updatedAt > entry.updatedAt ? mirrored : entry);
+    }
     this.#publish();
   }
 
