@@ -30,13 +30,8 @@ export interface VerdictRow {
 
 type SignalOf<T extends DeliverySignalType> = Extract<DeliverySignal, { type: T }>;
 
-interface RowSpec<T extends DeliverySignalType> {
-  readonly id: string;
-  readonly servers: readonly ServerKind[];
-  readonly signal: string;
-  readonly verdict: VerdictKind;
-  readonly description: string;
-  readonly decision?: string;
+interface RowSpec<T extends DeliverySignalType>
+  extends Pick<VerdictRow, "id" | "servers" | "signal" | "verdict" | "description" | "decision"> {
   readonly on: readonly T[];
   readonly when?: (signal: SignalOf<T>, context: OutcomeContext) => boolean;
   readonly decide: (signal: SignalOf<T>, context: OutcomeContext) => VerdictBody;

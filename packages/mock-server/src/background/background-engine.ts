@@ -17,7 +17,7 @@ import {
   SMALL_TALK_TEXT,
 } from "../agent/deploy-script";
 import { emitText, lastUserText, threadOf } from "../agent/scripted-turns";
-import { delayOf, FaultAction, FaultPoint } from "../chaos/fault";
+import { delayOf, type Fault, FaultAction, FaultPoint } from "../chaos/fault";
 import type { FaultQueue } from "../chaos/fault-queue";
 import { injectedStatusError } from "../chaos/injected-status";
 import { ServerGone } from "../engine/run-failure";
@@ -319,16 +319,7 @@ export class BackgroundEngine {
         at: new Date(options.clock.now()).toISOString(),
       });
       this.#deps.save();
-      let cut = this.#deps.faults.take(FaultPoint.midTool, run.threadId);
-      if (cut?.action === FaultAction.delay) {
-        await options.sleep(delayOf(cut));
-        if (!alive()) throw new ServerGone();
-        cut = undefined;
-      }
-      if (cut?.action === FaultAction.crash) {
-        this.#deps.crashAt(FaultPoint.midTool);
-        throw new ServerGone();
-      }
+      const cut = await this.#faultAt(FaultPoint.midTool, run.threadId, alive);
       if (cut !== undefined) {
         call.state = CallState.indeterminate;
         this.#fail(
@@ -367,16 +358,7 @@ export class BackgroundEngine {
         call.state = CallState.delivering;
     }
     this.#deps.save();
-    let submit = this.#deps.faults.take(FaultPoint.backgroundSubmit, run.threadId);
-    if (submit?.action === FaultAction.delay) {
-      await options.sleep(delayOf(submit));
-      if (!alive()) throw new ServerGone();
-      submit = undefined;
-    }
-    if (submit?.action === FaultAction.crash) {
-      this.#deps.crashAt(FaultPoint.backgroundSubmit);
-      throw new ServerGone();
-    }
+    const submit = await this.#faultAt(FaultPoint.backgroundSubmit, run.threadId, alive);
     if (submit?.action === FaultAction.fail) {
       this.#fail(
         run,
@@ -409,6 +391,25 @@ export class BackgroundEngine {
     run.step = 2;
     run.token = null;
     run.finalToken = polledToken;
+  }
+
+  /**
+   * The next fault at `point`, with the two actions every point shares already
+   * carried out: `delay` waits and is spent, `crash` kills the instance. What is
+   * returned is for the caller to act on (fail, status).
+   */
+  async #faultAt(point: FaultPoint, threadId: string, alive: () => boolean): Promise<Fault | undefined> {
+    const fault = this.#deps.faults.take(point, threadId);
+    if (fault?.action === FaultAction.delay) {
+      await this.#deps.options.sleep(delayOf(fault));
+      if (!alive()) throw new ServerGone();
+      return undefined;
+    }
+    if (fault?.action === FaultAction.crash) {
+      this.#deps.crashAt(point);
+      throw new ServerGone();
+    }
+    return fault;
   }
 
   #fail(
