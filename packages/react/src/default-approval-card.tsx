@@ -98,6 +98,20 @@ function FieldEditor(props: { card: ApprovalCardModel; field: FormField; disable
   );
 }
 
+/** Removes an answer with a final verdict from the outbox (the card returns to the question if it is still open). */
+function DismissButton(props: { approval: { discard(): Promise<void> } }): ReactNode {
+  return (
+    <button
+      type="button"
+      className="agui-button"
+      onClick={() => void props.approval.discard()}
+      data-testid="dismiss"
+    >
+      Dismiss
+    </button>
+  );
+}
+
 function Actions(props: { card: ApprovalCardModel }): ReactNode {
   const { approval, secondsLeft } = props.card;
   switch (approval.state) {
@@ -123,30 +137,14 @@ function Actions(props: { card: ApprovalCardModel }): ReactNode {
           >
             Resend as a message
           </button>
-          <button
-            type="button"
-            className="agui-button"
-            onClick={() => void approval.discard()}
-            data-testid="dismiss"
-          >
-            Dismiss
-          </button>
+          <DismissButton approval={approval} />
         </>
       );
     case EntryState.applied:
     case EntryState.elsewhere:
     case EntryState.needsUser:
     case EntryState.expired:
-      return (
-        <button
-          type="button"
-          className="agui-button"
-          onClick={() => void approval.discard()}
-          data-testid="dismiss"
-        >
-          Dismiss
-        </button>
-      );
+      return <DismissButton approval={approval} />;
     default:
       return null;
   }
