@@ -5,7 +5,7 @@ import { z } from "zod";
 import { BACKGROUND_POLL_PATH } from "./background/background-engine";
 import { ChaosRequestSchema } from "./chaos/fault";
 import { FaultQueue } from "./chaos/fault-queue";
-import { fixedCapabilities, legacyCapabilities } from "./engine/capabilities";
+import { fixedCapabilities } from "./engine/capabilities";
 import { MockEngine } from "./engine/mock-engine";
 import { BodyTooLargeError, readBody } from "./http/read-body";
 import { sendError, sendJson, setCorsHeaders } from "./http/respond";
@@ -101,8 +101,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       return handleBackgroundPoll(req, res);
     }
     if (path === "/agent/capabilities" && method === "GET") {
-      const fixed = engine.mode === MockMode.fixed;
-      return sendJson(res, 200, fixed ? fixedCapabilities(resolved) : legacyCapabilities());
+      // Agent Framework's AG-UI endpoint has no capabilities route: its FastAPI app
+      // answers 404 with this body, and so do the emulations of it.
+      if (engine.mode !== MockMode.fixed) return sendJson(res, 404, { detail: "Not Found" });
+      return sendJson(res, 200, fixedCapabilities(resolved));
     }
     const runMatch = /^\/agent\/runs\/([^/]+)(\/events)?$/.exec(path);
     // Servers without the contract offer no run status and no re-attach.

@@ -126,11 +126,8 @@ test("no contract: no id lines, no x-stream, no x-recovery, no re-attach, Idempo
   expect(reader.raw).not.toMatch(/^id:/m);
   expect(reader.events.every((event) => event.metadata === undefined)).toBe(true);
 
-  const capabilities = (await (await fetch(`${server.url}/agent/capabilities`)).json()) as Record<
-    string,
-    unknown
-  >;
-  expect(capabilities.custom).toBeUndefined();
+  // As Agent Framework's endpoint: no capabilities route at all.
+  expect((await fetch(`${server.url}/agent/capabilities`)).status).toBe(404);
   expect((await fetch(`${server.url}/agent/runs/t-plain-ask/events`)).status).toBe(404);
   expect((await fetch(`${server.url}/agent/runs/t-plain-ask`)).status).toBe(404);
 

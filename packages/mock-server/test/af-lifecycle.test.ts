@@ -160,11 +160,8 @@ test("no contract: no id lines, no x-recovery, no re-attach; states live in memo
   const server = await lifecycle();
   const { reader } = await askToDeploy(server, "t-plain");
   expect(reader.raw).not.toMatch(/^id:/m);
-  const capabilities = (await (await fetch(`${server.url}/agent/capabilities`)).json()) as Record<
-    string,
-    unknown
-  >;
-  expect(capabilities.custom).toBeUndefined();
+  // As Agent Framework's endpoint: no capabilities route at all.
+  expect((await fetch(`${server.url}/agent/capabilities`)).status).toBe(404);
   expect((await fetch(`${server.url}/agent/runs/t-plain-ask/events`)).status).toBe(404);
 });
 

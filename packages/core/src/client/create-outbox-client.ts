@@ -24,6 +24,7 @@ import type { TabMessage } from "../tabs/tab-message";
 import { readonlyStore, ThreadRegistry } from "../thread/thread-registry";
 import { ThreadRunner } from "../thread/thread-runner";
 import type { PendingInterrupt } from "../thread/thread-state";
+import { isAbsentRoute } from "../transport/absent-route";
 import { AgentHttp } from "../transport/agent-http";
 import type { AnswerInput, OutboxClient, OutboxClientOptions, ThreadHandle } from "./client-types";
 import { defaultDeps, type OutboxDeps } from "./deps";
@@ -131,18 +132,27 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     return opened.store;
   }
 
+  async function setServerKind(kind: ServerKind): Promise<void> {
+    connectionStore.setState({ serverKind: kind });
+    setLink(
+      connectionStore.getState().online ? { name: "connected", serverKind: kind } : { name: "offline" },
+    );
+    await store?.putMeta(namespace, CAPABILITIES_META_ID, kind).catch(() => {});
+  }
+
   async function refreshCapabilities(attempt = 0): Promise<void> {
     try {
       const capabilities = await http.capabilities();
       const recovery = RecoveryCapabilitySchema.safeParse(capabilities.custom?.[MetadataKey.recovery]);
-      const kind: ServerKind = recovery.success ? "contract" : "degraded";
-      connectionStore.setState({ serverKind: kind });
-      setLink(
-        connectionStore.getState().online ? { name: "connected", serverKind: kind } : { name: "offline" },
-      );
-      await store?.putMeta(namespace, CAPABILITIES_META_ID, kind).catch(() => {});
+      await setServerKind(recovery.success ? "contract" : "degraded");
     } catch (error) {
       if (disposed) return;
+      // A server that has no capabilities route at all (Agent Framework's AG-UI
+      // endpoint answers 404) has no contract either: that is an answer, not an outage.
+      if (isOutboxError(error) && error.kind === ErrorKind.http && isAbsentRoute(error.status)) {
+        await setServerKind("degraded");
+        return;
+      }
       const delay = backoffDelay(attempt, { random: deps.random });
       setLink({
         name: "unreachable",

@@ -190,3 +190,40 @@ test("af-lifecycle: a tool cut off mid-execution is lost (answer kept), never re
   expect(final.decision).toEqual({ kind: "approve" });
   expect(await ledger(harness)).toHaveLength(1);
 });
+
+test("a capabilities document without x-recovery is a server without the contract too", async () => {
+  // Agent Framework has no capabilities route (404, as the emulation answers); other
+  // AG-UI servers publish plain capabilities. Both mean: no contract.
+  const harness = await startHarness({ mode: "af-lifecycle" });
+  const plainCapabilities = {
+    transport: { streaming: true },
+    humanInTheLoop: { supported: true, approvals: true },
+  };
+  const client = makeClient(harness, {
+    deps: {
+      fetch: (input, init) =>
+        input.endsWith("/agent/capabilities")
+          ? Promise.resolve(Response.json(plainCapabilities))
+          : fetch(input, init),
+    },
+  });
+  await client.start();
+
+  expect(client.connection.getState().serverKind).toBe("degraded");
+  expect(client.connection.getState().link.name).toBe("connected");
+});
+
+test("a capabilities route that fails (not absent) leaves the kind unknown and retries", async () => {
+  const harness = await startHarness({ mode: "af-lifecycle" });
+  const client = makeClient(harness, {
+    deps: {
+      fetch: (input, init) =>
+        input.endsWith("/agent/capabilities")
+          ? Promise.resolve(new Response("<html>Bad gateway</html>", { status: 502 }))
+          : fetch(input, init),
+    },
+  });
+  await client.start();
+
+  expect(client.connection.getState().link.name).toBe("unreachable");
+});

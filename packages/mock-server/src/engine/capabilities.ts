@@ -29,16 +29,3 @@ export function fixedCapabilities(options: ResolvedOptions): AgentCapabilities {
     custom: { [MetadataKey.recovery]: recovery },
   };
 }
-
-/** Servers without the contract: plain AG-UI capabilities, no `x-recovery`, not resumable. */
-export function legacyCapabilities(): AgentCapabilities {
-  return {
-    identity: { name: "agui-outbox mock agent (Agent Framework emulation)", type: "mock", version: "0.1.0" },
-    transport: { streaming: true, resumable: false },
-    tools: {
-      supported: true,
-      items: [{ name: DEPLOY_TOOL, description: DEPLOY_TOOL_DESCRIPTION, parameters: deployToolParameters }],
-    },
-    humanInTheLoop: { supported: true, approvals: true, interrupts: true },
-  };
-}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Makes .venv beside this script with exactly the packages in requirements.txt, once;
+# later calls return at once while requirements.txt is unchanged.
+#   exit 0: the peer is ready to run (.venv/bin/python app.py)
+#   exit 3: this machine cannot run it (no Python 3.10+, or PyPI unreachable); the one
+#           line on stdout says why, and the tests that need the peer skip with it.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+venv="$here/.venv"
+stamp="$venv/requirements.installed"
+log="$here/.setup.log"
+
+if [ -x "$venv/bin/python" ] && cmp -s "$here/requirements.txt" "$stamp"; then
+  exit 0
+fi
+
+unavailable() {
+  echo "Agent Framework peer unavailable: $1"
+  rm -rf "$venv"
+  exit 3
+}
+
+python=${PYTHON:-python3}
+command -v "$python" >/dev/null 2>&1 || unavailable "no $python on PATH"
+"$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' ||
+  unavailable "agent-framework needs Python 3.10 or newer ($("$python" --version 2>&1))"
+
+echo "Installing the Agent Framework peer into $venv (once)..."
+rm -rf "$venv"
+"$python" -m venv "$venv" >"$log" 2>&1 || unavailable "python3 -m venv failed (see $log)"
+"$venv/bin/pip" install --disable-pip-version-check --no-input -r "$here/requirements.txt" >>"$log" 2>&1 ||
+  unavailable "pip could not install requirements.txt from the package index (see $log)"
+cp "$here/requirements.txt" "$stamp"
