@@ -1,0 +1,63 @@
+// A client in Node the way the integration tests make one: IndexedDB from
+// fake-indexeddb (one factory per benchmark), no Web Locks or BroadcastChannel so
+// the client is the only tab, against a mock server over real HTTP.
+import { IDBFactory } from "fake-indexeddb";
+import {
+  createOutboxClient,
+  type OutboxClient,
+  type OutboxClientOptions,
+} from "../../packages/core/src/client/create-outbox-client.ts";
+import type { OutboxEntry } from "../../packages/core/src/outbox/entry.ts";
+
+export function nodeClient(
+  agentUrl: string,
+  indexedDB: IDBFactory,
+  options: Partial<OutboxClientOptions> = {},
+): OutboxClient {
+  return createOutboxClient({
+    url: agentUrl,
+    namespace: "bench",
+    dbName: "bench",
+    retry: { backoff: { baseMs: 20, capMs: 200 } },
+    ...options,
+    deps: {
+      indexedDB: () => indexedDB,
+      locks: () => undefined,
+      openChannel: () => undefined,
+      ...options.deps,
+    },
+  });
+}
+
+export { IDBFactory };
+
+/** Resolves once `accept` holds for the namespace's entries (checked on every change). */
+export function entriesReach(
+  client: OutboxClient,
+  accept: (entries: readonly OutboxEntry[]) => boolean,
+  timeoutMs = 120_000,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (!accept(client.outbox.getState().entries)) return;
+      unsubscribe();
+      clearTimeout(timer);
+      resolve();
+    };
+    const unsubscribe = client.outbox.subscribe(check);
+    const timer = setTimeout(() => {
+      unsubscribe();
+      reject(new Error("the entries never reached the expected state"));
+    }, timeoutMs);
+    check();
+  });
+}
+
+/** Sends a deploy request on a thread and returns the interrupt it ends with. */
+export async function askForDeployment(client: OutboxClient, threadId: string) {
+  const thread = client.thread(threadId);
+  await thread.send("please deploy to prod");
+  const interrupt = thread.store.getState().pendingInterrupts[0];
+  if (!interrupt) throw new Error("the agent did not ask for approval");
+  return interrupt;
+}
