@@ -7,6 +7,11 @@
  * hand-written declarations: data is parsed once at the boundary, and under
  * `exactOptionalPropertyTypes` the parsed shape (`x?: T | undefined`) is what
  * the rest of the code actually holds.
+ *
+ * The SDK's runtime validates with the same schemas on zod/mini
+ * (ag-ui-mini.ts): these classic-zod ones are for servers and tests, and a
+ * browser bundle leaves them out. `EventType` and `PROTOCOL_VERSION` are in
+ * ag-ui-constants.ts.
  */
 // First: configures zod before `@ag-ui/core/schemas` builds its schemas.
 import "./zod-jitless.ts";
@@ -23,7 +28,6 @@ import {
 } from "@ag-ui/core/schemas";
 import type { z } from "zod";
 
-export { EventType, PROTOCOL_VERSION } from "@ag-ui/core";
 export {
   AgentCapabilitiesSchema,
   EventSchema,

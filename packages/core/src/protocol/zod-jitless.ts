@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 
 // The SDK runs under Content-Security-Policies without 'unsafe-eval'. zod probes
 // `new Function` for its JIT as soon as object schemas are built (which
