@@ -1,6 +1,6 @@
 import {
   type AgentCapabilities,
-  AgentCapabilitiesSchema,
+  AgentCapabilitiesMiniSchema,
   AgentRoute,
   MetadataKey,
   type RecoveryCapability,
@@ -30,7 +30,7 @@ export function useCapabilities(): UseQueryResult<Capabilities> {
     queryFn: async ({ signal }): Promise<Capabilities> => {
       const response = await fetch(`${(url ?? "").replace(/\/$/, "")}${AgentRoute.capabilities}`, { signal });
       if (!response.ok) throw new Error(`The agent answered HTTP ${response.status} for its capabilities.`);
-      const agent = AgentCapabilitiesSchema.parse(await response.json());
+      const agent = AgentCapabilitiesMiniSchema.parse(await response.json());
       const recovery = RecoveryCapabilitySchema.safeParse(agent.custom?.[MetadataKey.recovery]);
       return { agent, recovery: recovery.success ? recovery.data : null };
     },

@@ -7,7 +7,7 @@ import type { OutboxStore } from "../outbox/outbox-store";
 import type { DeliverySignal } from "../outcome/delivery-signal";
 import type { Verdict } from "../outcome/verdict";
 import { errorOf } from "../outcome/verdict-table";
-import { type BackgroundResponse, EventSchema, type RunAgentInput, type RunStatus } from "../protocol";
+import { type BackgroundResponse, EventMiniSchema, type RunAgentInput, type RunStatus } from "../protocol";
 import { backoffDelay } from "../retry/backoff";
 import { type PlanRetryOptions, planRetry } from "../retry/plan-retry";
 import { CursorVerdict, createEventLog, type EventLog } from "../stream/event-log";
@@ -633,7 +633,7 @@ export class BackgroundRuns {
   ): Promise<number> {
     const filled = await this.#fillGap(record.runId, record.threadId, targetSeq, signal);
     if (!filled && !this.#options.hydrate) {
-      const event = EventSchema.safeParse(terminal);
+      const event = EventMiniSchema.safeParse(terminal);
       if (event.success) this.#options.threads.apply(record.threadId, event.data);
     }
     return this.#logFor(record.runId).lastSeq(record.runId);
@@ -690,7 +690,7 @@ export class BackgroundRuns {
 
   #actionForTerminal(terminal: Record<string, unknown>, lastSeq: number): BackgroundRunAction {
     const at = this.#options.deps.now();
-    const event = EventSchema.safeParse(terminal);
+    const event = EventMiniSchema.safeParse(terminal);
     if (event.success && event.data.type === "RUN_FINISHED") {
       return {
         type: "settled",

@@ -1,5 +1,11 @@
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
-import { type AgUiEvent, EventSchema, MetadataKey, type StreamCursor, StreamCursorSchema } from "../protocol";
+import {
+  type AgUiEvent,
+  EventMiniSchema,
+  MetadataKey,
+  type StreamCursor,
+  StreamCursorSchema,
+} from "../protocol";
 
 export interface BackgroundEvent {
   readonly event: AgUiEvent;
@@ -14,7 +20,7 @@ export interface BackgroundEvent {
  */
 export function decodeBackgroundEvents(raw: readonly Record<string, unknown>[]): BackgroundEvent[] {
   return raw.map((candidate, index) => {
-    const parsed = EventSchema.safeParse(candidate);
+    const parsed = EventMiniSchema.safeParse(candidate);
     if (!parsed.success) {
       throw new OutboxError(ErrorKind.invalidEvent, `Background event #${index} is not a valid AG-UI event.`);
     }

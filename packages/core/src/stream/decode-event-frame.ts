@@ -2,7 +2,7 @@ import type { EventSourceMessage } from "eventsource-parser";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import {
   type AgUiEvent,
-  EventSchema,
+  EventMiniSchema,
   EventType,
   formatEventId,
   MetadataKey,
@@ -59,7 +59,7 @@ export function decodeEventFrame(frame: EventSourceMessage): StreamedEvent {
     throw new OutboxError(ErrorKind.invalidJson, `Event data is not valid JSON${where}`, { cause });
   }
 
-  const result = EventSchema.safeParse(json);
+  const result = EventMiniSchema.safeParse(json);
   if (!result.success) {
     const type = typeOf(json);
     if (type === undefined) {

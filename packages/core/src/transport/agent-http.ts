@@ -2,7 +2,7 @@ import type { FetchLike } from "../client/deps";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import {
   type AgentCapabilities,
-  AgentCapabilitiesSchema,
+  AgentCapabilitiesMiniSchema,
   AgentRoute,
   EVENT_STREAM_CONTENT_TYPE,
   Header,
@@ -122,7 +122,7 @@ export class AgentHttp {
         ...(failure.code ? { code: failure.code } : {}),
       });
     }
-    const parsed = AgentCapabilitiesSchema.safeParse(await readJson(response, "capabilities"));
+    const parsed = AgentCapabilitiesMiniSchema.safeParse(await readJson(response, "capabilities"));
     if (!parsed.success) {
       throw new OutboxError(ErrorKind.invalidEvent, "The capabilities document is not valid AG-UI.", {
         cause: parsed.error,
