@@ -1,4 +1,6 @@
-import { z } from "zod";
+// First: zod must be jitless before any schema is built (see zod-jitless.ts).
+import "../protocol/zod-jitless.ts";
+import { z } from "zod/mini";
 import { BackgroundVerdict } from "./background-verdict";
 
 /**
@@ -8,12 +10,12 @@ import { BackgroundVerdict } from "./background-verdict";
  * the status always change together in one write.
  */
 export const BackgroundRunRecordSchema = z.object({
-  runId: z.string().min(1),
-  threadId: z.string().min(1),
+  runId: z.string().check(z.minLength(1)),
+  threadId: z.string().check(z.minLength(1)),
   /** The token to poll with next; null once the server finished the run. */
-  continuationToken: z.string().min(1).nullable(),
+  continuationToken: z.nullable(z.string().check(z.minLength(1))),
   /** The last event seq applied to the thread (the stream cursor). */
-  lastSeq: z.number().int().nonnegative(),
+  lastSeq: z.int().check(z.nonnegative()),
   /** The server's status at the last successful poll. */
   status: z.enum(["queued", "in_progress", "completed", "failed"]),
   verdict: z.enum([
@@ -25,24 +27,24 @@ export const BackgroundRunRecordSchema = z.object({
     BackgroundVerdict.needsUser,
   ]),
   /** One sentence for the person about the verdict; never quotes content. */
-  verdictReason: z.string().nullable(),
+  verdictReason: z.nullable(z.string()),
   /** The verdict-table row (or background rule) that decided the verdict. */
-  rule: z.string().nullable(),
+  rule: z.nullable(z.string()),
   /** Failed polls in a row; a successful poll resets it. */
-  attempts: z.number().int().nonnegative(),
+  attempts: z.int().check(z.nonnegative()),
   /** When the current stretch of failed polls began (the retry budget counts from here). */
-  failingSince: z.number().nullable(),
+  failingSince: z.nullable(z.number()),
   /** When to poll next (epoch ms); null when nothing is scheduled. */
-  nextPollAt: z.number().nullable(),
+  nextPollAt: z.nullable(z.number()),
   /** The last failure, raw code and message kept. */
-  lastError: z
-    .object({
+  lastError: z.nullable(
+    z.object({
       kind: z.string(),
-      code: z.string().optional(),
+      code: z.optional(z.string()),
       message: z.string(),
-      status: z.number().optional(),
-    })
-    .nullable(),
+      status: z.optional(z.number()),
+    }),
+  ),
   createdAt: z.number(),
   updatedAt: z.number(),
 });

@@ -1,4 +1,6 @@
-import { z } from "zod";
+// First: zod must be jitless before any schema is built (see zod-jitless.ts).
+import "../protocol/zod-jitless.ts";
+import { z } from "zod/mini";
 import type { OutboxStore } from "../outbox/outbox-store";
 import { type BackgroundRunRecord, BackgroundRunRecordSchema } from "./background-run-record";
 
@@ -10,7 +12,7 @@ export function backgroundRunMetaId(runId: string): string {
   return `background-run:${runId}`;
 }
 
-const IndexSchema = z.array(z.string().min(1));
+const IndexSchema = z.array(z.string().check(z.minLength(1)));
 
 /**
  * Background run records in the outbox store's metadata, one value per run

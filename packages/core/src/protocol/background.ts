@@ -1,4 +1,6 @@
-import { z } from "zod";
+// First: zod must be jitless before any schema is built (see zod-jitless.ts).
+import "./zod-jitless.ts";
+import { z } from "zod/mini";
 
 /**
  * Background runs: `POST /agent` with `forwardedProps.background = true`
@@ -19,7 +21,7 @@ export type BackgroundStatus = (typeof BackgroundStatus)[keyof typeof Background
 
 /** Body of `POST {agent}/background/poll`. */
 export const BackgroundPollRequestSchema = z.object({
-  continuationToken: z.string().min(1),
+  continuationToken: z.string().check(z.minLength(1)),
 });
 export type BackgroundPollRequest = z.infer<typeof BackgroundPollRequestSchema>;
 
@@ -29,13 +31,13 @@ export const BackgroundResponseSchema = z.object({
   threadId: z.string(),
   status: z.enum(["queued", "in_progress", "completed", "failed"]),
   /** Poll with this next; null once the run is completed or failed. */
-  continuationToken: z.string().nullable(),
+  continuationToken: z.nullable(z.string()),
   /** AG-UI events since the polled token, each carrying its `x-stream` cursor. */
   events: z.array(z.record(z.string(), z.unknown())),
   /** The run's last event seq (the cursor to persist). */
-  lastSeq: z.number().int().nonnegative(),
+  lastSeq: z.int().check(z.nonnegative()),
   /** Why a failed run failed (`BACKGROUND_TOOL_RESULT_INDETERMINATE`, `BACKGROUND_TOOL_DELIVERY_REJECTED`). */
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  error: z.nullable(z.object({ code: z.string(), message: z.string() })),
 });
 export type BackgroundResponse = z.infer<typeof BackgroundResponseSchema>;
 

@@ -1,4 +1,6 @@
-import { z } from "zod";
+// First: zod must be jitless before any schema is built (see zod-jitless.ts).
+import "./zod-jitless.ts";
+import { z } from "zod/mini";
 
 /**
  * The recovery contract's extensions to AG-UI 1.0. All of them ride in places
@@ -19,8 +21,8 @@ export const MetadataKey = {
 } as const;
 
 export const StreamCursorSchema = z.object({
-  runId: z.string().min(1),
-  seq: z.number().int().positive(),
+  runId: z.string().check(z.minLength(1)),
+  seq: z.int().check(z.positive()),
 });
 
 /** `RUN_STARTED.metadata["x-resume"]`: the occurrences are claimed for this run. */
@@ -43,31 +45,31 @@ export type ResumeReplay = z.infer<typeof ResumeReplaySchema>;
 export const RecordedDecisionSchema = z.object({
   interruptId: z.string(),
   status: z.enum(["resolved", "cancelled"]),
-  payload: z.unknown().optional(),
+  payload: z.optional(z.unknown()),
 });
 export type RecordedDecision = z.infer<typeof RecordedDecisionSchema>;
 
 /** `RUN_ERROR.metadata["x-resume"]` for conflicts: who holds or held the occurrence. */
 export const ResumeConflictSchema = z.object({
-  recordedDecisions: z.array(RecordedDecisionSchema).optional(),
+  recordedDecisions: z.optional(z.array(RecordedDecisionSchema)),
   /** The run that holds the claim (for `IN_PROGRESS`): re-attach to it. */
-  claimedBy: z.string().optional(),
-  originalRunId: z.string().optional(),
+  claimedBy: z.optional(z.string()),
+  originalRunId: z.optional(z.string()),
 });
 export type ResumeConflict = z.infer<typeof ResumeConflictSchema>;
 
 /** `AgentCapabilities.custom["x-recovery"]`. Absent → the server has no contract. */
 export const RecoveryCapabilitySchema = z.object({
-  version: z.number().int().positive(),
+  version: z.int().check(z.positive()),
   /** How long idempotency keys and outcome records are kept. */
-  idempotencyWindowMs: z.number().int().positive(),
+  idempotencyWindowMs: z.int().check(z.positive()),
   /** How long a run's event log can be re-attached to. */
-  eventLogRetentionMs: z.number().int().positive(),
+  eventLogRetentionMs: z.int().check(z.positive()),
   /** How long a claim survives without its run making progress. */
-  claimLeaseMs: z.number().int().positive(),
+  claimLeaseMs: z.int().check(z.positive()),
   /** Interval between `: keepalive` comments. */
-  keepaliveMs: z.number().int().positive(),
-  background: z.object({ pollPath: z.string() }).optional(),
+  keepaliveMs: z.int().check(z.positive()),
+  background: z.optional(z.object({ pollPath: z.string() })),
 });
 export type RecoveryCapability = z.infer<typeof RecoveryCapabilitySchema>;
 
@@ -85,10 +87,10 @@ export const RunStatusSchema = z.object({
   runId: z.string(),
   threadId: z.string(),
   status: z.enum(["running", "finished", "error"]),
-  lastSeq: z.number().int().nonnegative(),
+  lastSeq: z.int().check(z.nonnegative()),
   /** The terminal event (`RUN_FINISHED` or `RUN_ERROR`) once there is one. */
-  terminal: z.record(z.string(), z.unknown()).nullable(),
-  continuationToken: z.string().nullable(),
+  terminal: z.nullable(z.record(z.string(), z.unknown())),
+  continuationToken: z.nullable(z.string()),
 });
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 

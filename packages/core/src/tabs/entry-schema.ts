@@ -1,4 +1,6 @@
-import { z } from "zod";
+// First: zod must be jitless before any schema is built (see zod-jitless.ts).
+import "../protocol/zod-jitless.ts";
+import { z } from "zod/mini";
 import { EntryState, type OutboxEntry } from "../outbox/entry";
 import { RecordedDecisionSchema } from "../protocol/extensions";
 
@@ -22,7 +24,7 @@ const DecisionSchema = z.discriminatedUnion("kind", [
 
 const EntryCursorSchema = z.looseObject({
   runId: z.string(),
-  lastSeq: z.number().int().nonnegative(),
+  lastSeq: z.int().check(z.nonnegative()),
   acked: z.boolean(),
 });
 
@@ -34,20 +36,20 @@ const EntryErrorSchema = z.looseObject({
 });
 
 export const OutboxEntrySchema = z.looseObject({
-  key: z.string().min(1),
-  namespace: z.string().min(1),
-  threadId: z.string().min(1),
-  interruptId: z.string().min(1),
+  key: z.string().check(z.minLength(1)),
+  namespace: z.string().check(z.minLength(1)),
+  threadId: z.string().check(z.minLength(1)),
+  interruptId: z.string().check(z.minLength(1)),
   toolCallId: z.exactOptional(z.string()),
-  runId: z.string().min(1),
+  runId: z.string().check(z.minLength(1)),
   body: z.string(),
   decision: DecisionSchema,
   state: z.enum(EntryState),
-  attempts: z.number().int().nonnegative(),
-  nextAttemptAt: z.number().nullable(),
+  attempts: z.int().check(z.nonnegative()),
+  nextAttemptAt: z.nullable(z.number()),
   cursor: EntryCursorSchema,
-  lastError: EntryErrorSchema.nullable(),
-  verdictDetail: z.string().nullable(),
+  lastError: z.nullable(EntryErrorSchema),
+  verdictDetail: z.nullable(z.string()),
   replayed: z.exactOptional(z.boolean()),
   recordedDecisions: z.exactOptional(z.array(RecordedDecisionSchema)),
   everSent: z.boolean(),

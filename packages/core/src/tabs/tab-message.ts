@@ -1,6 +1,8 @@
-import { z } from "zod";
+// First: zod must be jitless before any schema is built (see zod-jitless.ts).
+import "../protocol/zod-jitless.ts";
+import { z } from "zod/mini";
 import type { OutboxEntry } from "../outbox/entry";
-import { type AgUiEvent, EventSchema } from "../protocol";
+import { type AgUiEvent, EventMiniSchema } from "../protocol";
 import { OutboxEntrySchema } from "./entry-schema";
 
 /**
@@ -27,7 +29,7 @@ export type TabMessageType = (typeof TabMessageType)[keyof typeof TabMessageType
 
 /** Follower → leader requests; the follower never changes delivery state itself. */
 export const TabRequestSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("retry-now"), key: z.string().min(1) }),
+  z.object({ kind: z.literal("retry-now"), key: z.string().check(z.minLength(1)) }),
   z.object({ kind: z.literal("retry-all") }),
   z.object({ kind: z.literal("resume-after-auth") }),
   /** A follower started a background run: the leader picks it up from storage and polls it. */
@@ -39,13 +41,20 @@ export const TabMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal(TabMessageType.entryChanged), entry: OutboxEntrySchema }),
   z.object({
     type: z.literal(TabMessageType.entryAdded),
-    key: z.string().min(1),
+    key: z.string().check(z.minLength(1)),
     /** The entry as written, for stores that are not shared between tabs (the memory fallback). */
     entry: OutboxEntrySchema,
   }),
-  z.object({ type: z.literal(TabMessageType.entriesRemoved), keys: z.array(z.string().min(1)) }),
-  z.object({ type: z.literal(TabMessageType.threadEvent), threadId: z.string().min(1), event: EventSchema }),
-  z.object({ type: z.literal(TabMessageType.leader), tabId: z.string().min(1) }),
+  z.object({
+    type: z.literal(TabMessageType.entriesRemoved),
+    keys: z.array(z.string().check(z.minLength(1))),
+  }),
+  z.object({
+    type: z.literal(TabMessageType.threadEvent),
+    threadId: z.string().check(z.minLength(1)),
+    event: EventMiniSchema,
+  }),
+  z.object({ type: z.literal(TabMessageType.leader), tabId: z.string().check(z.minLength(1)) }),
   z.object({ type: z.literal(TabMessageType.hello) }),
   z.object({ type: z.literal(TabMessageType.request), request: TabRequestSchema }),
 ]);
@@ -76,8 +85,8 @@ export const TAB_PROTOCOL_VERSION = 1;
 export const TabEnvelopeSchema = z.object({
   protocol: z.literal(TAB_PROTOCOL),
   version: z.literal(TAB_PROTOCOL_VERSION),
-  from: z.string().min(1),
-  namespace: z.string().min(1),
+  from: z.string().check(z.minLength(1)),
+  namespace: z.string().check(z.minLength(1)),
   message: TabMessageSchema,
 });
 export interface TabEnvelope {
