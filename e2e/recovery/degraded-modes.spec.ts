@@ -28,9 +28,10 @@ interface Case {
 }
 
 // Without the contract, RUN_STARTED (sent only once the tool ran) means the tool ran: a
-// failure after it is settled by reading the thread, never by a resend. These servers
-// record a tool's result in the thread only when its run finishes, so a run that failed
-// after the tool leaves no result to read: "lost", the answer kept, the tool run once.
+// failure after it is settled by reading the thread, never by a resend. Agent Framework
+// 1.7 (af-lifecycle, checked against the real server in docs/interop.md) keeps the tool's
+// result in the thread when the model call after it fails: "applied". The legacy
+// generation records it only when the run finishes: "lost", the answer kept, run once.
 const CASES: readonly Case[] = [
   {
     title: "a plain approval is applied",
@@ -38,9 +39,9 @@ const CASES: readonly Case[] = [
     verdict: { "af-legacy": "applied", "af-lifecycle": "applied" },
   },
   {
-    title: "the model call failing after the tool ran: lost, answer kept, never resent",
+    title: "the model call failing after the tool ran: settled from the thread, never resent",
     faults: [{ point: "after-tool", action: "fail" }],
-    verdict: { "af-legacy": "lost", "af-lifecycle": "lost" },
+    verdict: { "af-legacy": "lost", "af-lifecycle": "applied" },
     resumes: 1,
   },
   {

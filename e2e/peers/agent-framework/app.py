@@ -13,6 +13,8 @@ mock server (a subset): `GET /__ledger` (every execution of the tool), `POST /__
     tool raises, as a provider outage would.
   - `{"point": "mid-stream", "action": "drop", "afterEvents": n}`: the next `POST /agent`
     response closes its connection after `n` SSE frames.
+  - `{"point": "mid-tool", "action": "delay", "delayMs": n}`: the tool takes `n` ms, so a
+    second request can arrive while it runs.
 
 Run: `.venv/bin/python app.py` (PORT, PEER_LEDGER); `setup.sh` makes `.venv`.
 """
@@ -45,7 +47,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 LEDGER_PATH = os.environ.get("PEER_LEDGER", os.path.join(os.path.dirname(__file__), ".ledger.jsonl"))
-SUPPORTED_FAULTS = {("after-tool", "fail"), ("mid-stream", "drop")}
+SUPPORTED_FAULTS = {("after-tool", "fail"), ("mid-stream", "drop"), ("mid-tool", "delay")}
 
 # The thread a request belongs to, read by the ASGI wrapper below before the endpoint
 # runs: the tool records it in the ledger (Agent Framework does not pass it to tools).
@@ -106,6 +108,9 @@ def deploy_call_id(thread_id: str) -> str:
 @tool(name="deploy_change", description="Deploy the current change to a target environment.", approval_mode="always_require")
 def deploy_change(target: str) -> str:
     record_execution("deploy_change", {"target": target}, deploy_call_id(current_thread.get()))
+    delay = faults.take("mid-tool", "delay", current_thread.get())
+    if delay:
+        time.sleep(int(delay.get("delayMs", 1000)) / 1000)
     return f"Deployed to {target}."
 
 

@@ -308,9 +308,11 @@ export class AfEngine {
         throw error;
       }
     }
-    // Settled before the model call, so a retry can reuse it.
+    // Settled before the model call, so a retry can reuse it; and, as Agent Framework
+    // 1.7 does, already in the thread: a failing model call leaves it readable there.
     this.#settle(record);
     occurrence.state = read.approved ? OccurrenceState.resolved : OccurrenceState.rejected;
+    if (record.result !== null) this.#recordToolResult(threadId, occurrence, record.result);
     this.#deps.save();
     await this.#finishTurn(input, occurrence, read, record.result, emit, runId);
   }
@@ -375,19 +377,27 @@ export class AfEngine {
     const text = result === null ? DEPLOY_REJECTED_TEXT : deployDone(String(decision.args.target));
     const messageId = this.#deps.options.randomUUID();
     emitText(emit, messageId, text);
+    if (result !== null) this.#recordToolResult(threadId, occurrence, result);
     const thread = threadOf(this.#deps.state(), threadId, this.#deps.options.clock.now());
-    const known = new Set(thread.messages.map((message) => message.id));
-    if (result !== null && !known.has(result.messageId)) {
-      thread.messages.push({
-        id: result.messageId,
-        role: "tool",
-        toolCallId: occurrence.toolCallId,
-        content: result.content,
-      });
-    }
     thread.messages.push({ id: messageId, role: "assistant", content: text });
     this.#deps.save();
     emit({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "success" } } as AgUiEvent);
+  }
+
+  /** The tool's result as a thread message, once (a replay emits the same message id). */
+  #recordToolResult(
+    threadId: string,
+    occurrence: Occurrence,
+    result: { readonly messageId: string; readonly content: string },
+  ): void {
+    const thread = threadOf(this.#deps.state(), threadId, this.#deps.options.clock.now());
+    if (thread.messages.some((message) => message.id === result.messageId)) return;
+    thread.messages.push({
+      id: result.messageId,
+      role: "tool",
+      toolCallId: occurrence.toolCallId,
+      content: result.content,
+    });
   }
 
   #finishCancelled(input: RunAgentInput, emit: (event: AgUiEvent) => void): void {

@@ -1,0 +1,367 @@
+// DESIGN.md's recovery contract, checked over plain HTTP against any AG-UI server
+// that speaks the mock's test controls (`/__ledger`, `/__chaos`, `/__reset`): our mock
+// in each mode and the real Agent Framework peer. Deliberately independent of the SDK
+// (a bare SSE reader, hand-built requests), so it judges servers, not our client.
+// `npm run docs:interop` prints the results into docs/interop.md; a test keeps that
+// table equal to what the servers do today.
+import { randomUUID } from "node:crypto";
+import { AgentRoute, Header, MetadataKey, OutcomeCode } from "@agui-outbox/core/protocol";
+import { createParser } from "eventsource-parser";
+
+/** A server under test and its controls. */
+export interface CheckTarget {
+  /** Base URL; the AG-UI endpoint is `${url}/agent`. */
+  readonly url: string;
+  readonly ledger: () => Promise<ReadonlyArray<{ readonly threadId: string }>>;
+  readonly chaos: (faults: readonly Record<string, unknown>[]) => Promise<void>;
+}
+
+export interface CheckResult {
+  readonly pass: boolean;
+  /** What the server did, in a few words. */
+  readonly observed: string;
+}
+
+export interface ContractCheck {
+  readonly id: string;
+  /** What DESIGN.md asks of the server. */
+  readonly rule: string;
+  readonly run: (target: CheckTarget) => Promise<CheckResult>;
+}
+
+interface SseFrame {
+  readonly id: string | undefined;
+  readonly event: Record<string, unknown>;
+}
+
+interface RunReply {
+  readonly status: number;
+  readonly frames: readonly SseFrame[];
+  readonly body: string;
+}
+
+const types = (reply: RunReply) => reply.frames.map((frame) => String(frame.event.type));
+const runError = (reply: RunReply) => reply.frames.find((frame) => frame.event.type === "RUN_ERROR")?.event;
+const finished = (reply: RunReply) =>
+  reply.frames.find((frame) => frame.event.type === "RUN_FINISHED")?.event;
+const codeOf = (reply: RunReply) =>
+  reply.status >= 400 ? `HTTP ${reply.status}` : String(runError(reply)?.code ?? "no error");
+const metadataOf = (event: Record<string, unknown> | undefined, key: string) =>
+  (event?.metadata as Record<string, Record<string, unknown>> | undefined)?.[key];
+
+/** Reads an SSE response to its end (or until the connection breaks). */
+async function readFrames(response: Response): Promise<{ frames: SseFrame[]; body: string }> {
+  const frames: SseFrame[] = [];
+  let body = "";
+  const parser = createParser({
+    onEvent: (message) => frames.push({ id: message.id, event: JSON.parse(message.data) }),
+  });
+  const decoder = new TextDecoder();
+  try {
+    for await (const chunk of response.body ?? []) {
+      const text = decoder.decode(chunk, { stream: true });
+      body += text;
+      parser.feed(text);
+    }
+  } catch {
+    // A dropped connection ends the reading; the frames so far are the answer.
+  }
+  return { frames, body };
+}
+
+async function post(target: CheckTarget, input: Record<string, unknown>, key?: string): Promise<RunReply> {
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+  if (key) headers[Header.idempotencyKey] = key;
+  const response = await fetch(`${target.url}/agent${AgentRoute.run}`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ state: {}, messages: [], tools: [], context: [], ...input }),
+  });
+  const isStream = response.headers.get("content-type")?.includes("text/event-stream");
+  if (!isStream) return { status: response.status, frames: [], body: await response.text() };
+  return { status: response.status, ...(await readFrames(response)) };
+}
+
+interface Asked {
+  readonly threadId: string;
+  readonly interruptId: string;
+  readonly responseSchema: { readonly properties?: Record<string, unknown> };
+  readonly reply: RunReply;
+}
+
+async function askToDeploy(target: CheckTarget, label: string): Promise<Asked> {
+  const threadId = `check-${label}-${randomUUID().slice(0, 8)}`;
+  const reply = await post(target, {
+    threadId,
+    runId: randomUUID(),
+    messages: [{ id: randomUUID(), role: "user", content: "please deploy to prod" }],
+  });
+  const outcome = finished(reply)?.outcome as { interrupts?: Array<Record<string, unknown>> } | undefined;
+  const interrupt = outcome?.interrupts?.[0];
+  if (!interrupt)
+    throw new Error(`${label}: the server did not ask for approval (${types(reply).join(", ")})`);
+  return {
+    threadId,
+    interruptId: String(interrupt.id),
+    responseSchema: (interrupt.responseSchema ?? {}) as Asked["responseSchema"],
+    reply,
+  };
+}
+
+/** An answer in the form the interrupt's schema asks for (`accepted` only where declared). */
+function approval(asked: Asked, approved: boolean): Record<string, unknown> {
+  const declaresAccepted = asked.responseSchema.properties?.accepted !== undefined;
+  return declaresAccepted ? { approved, accepted: approved } : { approved };
+}
+
+function resume(asked: Asked, payload: Record<string, unknown>, key: string, runId = randomUUID()) {
+  return {
+    threadId: asked.threadId,
+    runId,
+    resume: [
+      {
+        interruptId: asked.interruptId,
+        status: "resolved",
+        payload,
+        metadata: { [MetadataKey.idempotencyKey]: key },
+      },
+    ],
+  };
+}
+
+async function executions(target: CheckTarget, threadId: string): Promise<number> {
+  return (await target.ledger()).filter((execution) => execution.threadId === threadId).length;
+}
+
+async function hydrate(target: CheckTarget, threadId: string): Promise<RunReply> {
+  return post(target, { threadId, runId: randomUUID() });
+}
+
+const showsToolResult = (reply: RunReply) =>
+  reply.frames.some((frame) => {
+    if (frame.event.type === "TOOL_CALL_RESULT") return true;
+    const messages = frame.event.type === "MESSAGES_SNAPSHOT" ? (frame.event.messages as unknown[]) : [];
+    return messages.some((message) => (message as { role?: string }).role === "tool");
+  });
+
+/** Approves once, with a fault armed for this thread; returns what a retry needs. */
+async function approveWith(target: CheckTarget, label: string, fault?: Record<string, unknown>) {
+  const asked = await askToDeploy(target, label);
+  if (fault) await target.chaos([{ ...fault, threadId: asked.threadId }]);
+  const key = randomUUID();
+  const input = resume(asked, approval(asked, true), key);
+  const first = await post(target, input, key);
+  return { asked, key, input, first };
+}
+
+export const CONTRACT_CHECKS: readonly ContractCheck[] = [
+  {
+    id: "capabilities",
+    rule: "`GET /agent/capabilities` advertises `x-recovery`",
+    async run(target) {
+      const response = await fetch(`${target.url}/agent${AgentRoute.capabilities}`);
+      if (!response.ok) return { pass: false, observed: `HTTP ${response.status}` };
+      const body = (await response.json()) as { custom?: Record<string, unknown> };
+      const advertised = body.custom?.[MetadataKey.recovery] !== undefined;
+      return { pass: advertised, observed: advertised ? "x-recovery present" : "no x-recovery" };
+    },
+  },
+  {
+    id: "cursors",
+    rule: "every event has an SSE `id: <runId>:<seq>`",
+    async run(target) {
+      const { reply } = await askToDeploy(target, "cursors");
+      const withId = reply.frames.filter((frame) => frame.id !== undefined).length;
+      return {
+        pass: withId === reply.frames.length,
+        observed: `${withId} of ${reply.frames.length} with id`,
+      };
+    },
+  },
+  {
+    id: "claim-ack",
+    rule: "a resume's `RUN_STARTED` acknowledges the claim (`x-resume.ack`)",
+    async run(target) {
+      const { first } = await approveWith(target, "ack");
+      const started = first.frames.find((frame) => frame.event.type === "RUN_STARTED")?.event;
+      const ack = metadataOf(started, MetadataKey.resume)?.ack;
+      return { pass: ack === "claimed", observed: ack === undefined ? "no ack" : `ack ${String(ack)}` };
+    },
+  },
+  {
+    id: "execute-once",
+    rule: "an approval runs the tool once and finishes the run",
+    async run(target) {
+      const { asked, first } = await approveWith(target, "once");
+      const count = await executions(target, asked.threadId);
+      const ok = count === 1 && finished(first) !== undefined;
+      return { pass: ok, observed: `${count} execution(s), ${finished(first) ? "finished" : codeOf(first)}` };
+    },
+  },
+  {
+    id: "replay-identical",
+    rule: "an identical resume after success is answered from the record: no second execution",
+    async run(target) {
+      const { asked, key, input } = await approveWith(target, "replay");
+      const again = await post(target, input, key);
+      const count = await executions(target, asked.threadId);
+      const ok = count === 1 && finished(again) !== undefined;
+      return { pass: ok, observed: `${count} execution(s), ${finished(again) ? "finished" : codeOf(again)}` };
+    },
+  },
+  {
+    id: "replay-marked",
+    rule: "that replay is marked `x-resume.replayed` on `RUN_FINISHED`",
+    async run(target) {
+      const { key, input } = await approveWith(target, "marked");
+      const again = await post(target, input, key);
+      const replayed = metadataOf(finished(again), MetadataKey.resume)?.replayed === true;
+      return { pass: replayed, observed: replayed ? "marked" : "not marked" };
+    },
+  },
+  {
+    id: "already-resolved",
+    rule: "a different decision after success → `APPROVAL_RESUME_ALREADY_RESOLVED`",
+    async run(target) {
+      const { asked } = await approveWith(target, "other");
+      const key = randomUUID();
+      const other = await post(target, resume(asked, approval(asked, false), key), key);
+      const count = await executions(target, asked.threadId);
+      const code = codeOf(other);
+      return { pass: code === OutcomeCode.ALREADY_RESOLVED && count === 1, observed: code };
+    },
+  },
+  {
+    id: "key-reuse",
+    rule: "the same key with a different body → HTTP 422 `IDEMPOTENCY_KEY_REUSED`",
+    async run(target) {
+      const { asked, key } = await approveWith(target, "reuse");
+      const other = await post(target, resume(asked, approval(asked, false), key), key);
+      const code = other.status === 422 && other.body.includes(OutcomeCode.IDEMPOTENCY_KEY_REUSED);
+      return { pass: code, observed: codeOf(other) };
+    },
+  },
+  {
+    id: "key-required",
+    rule: "a resume without `Idempotency-Key` → HTTP 400",
+    async run(target) {
+      const asked = await askToDeploy(target, "nokey");
+      const reply = await post(target, resume(asked, approval(asked, true), randomUUID()));
+      const count = await executions(target, asked.threadId);
+      return { pass: reply.status === 400, observed: `${codeOf(reply)}, ${count} execution(s)` };
+    },
+  },
+  {
+    id: "model-failure-retry",
+    rule: "after a failure following the tool, the identical retry re-uses the stored result and finishes",
+    async run(target) {
+      const { asked, key, input, first } = await approveWith(target, "modelfail", {
+        point: "after-tool",
+        action: "fail",
+      });
+      const again = await post(target, input, key);
+      const count = await executions(target, asked.threadId);
+      const ok = count === 1 && finished(again) !== undefined;
+      return {
+        pass: ok,
+        observed: `first ${codeOf(first)}; retry ${finished(again) ? "finished" : codeOf(again)}, ${count} execution(s)`,
+      };
+    },
+  },
+  {
+    id: "model-failure-thread",
+    rule: "after that failure, the thread (hydration) shows the tool's result (what the rules for servers without the contract read)",
+    async run(target) {
+      const { asked } = await approveWith(target, "modelthread", { point: "after-tool", action: "fail" });
+      const shown = showsToolResult(await hydrate(target, asked.threadId));
+      return { pass: shown, observed: shown ? "result in the thread" : "no result in the thread" };
+    },
+  },
+  {
+    id: "drop-retry",
+    rule: "after the connection drops past the tool result, the identical retry does not run it again",
+    async run(target) {
+      const { asked, key, input } = await approveWith(target, "drop", {
+        point: "mid-stream",
+        action: "drop",
+        afterEvents: 2,
+      });
+      const again = await post(target, input, key);
+      const count = await executions(target, asked.threadId);
+      return {
+        pass: count === 1,
+        observed: `retry ${finished(again) ? "finished" : codeOf(again)}, ${count} execution(s)`,
+      };
+    },
+  },
+  {
+    id: "reattach",
+    rule: "`GET /agent/runs/{runId}/events` with `Last-Event-ID` re-delivers the rest of a run",
+    async run(target) {
+      const { input } = await approveWith(target, "reattach");
+      const response = await fetch(`${target.url}/agent${AgentRoute.runEvents(String(input.runId))}`, {
+        headers: { accept: "text/event-stream", [Header.lastEventId]: `${input.runId}:1` },
+      });
+      if (!response.ok) return { pass: false, observed: `HTTP ${response.status}` };
+      const { frames } = await readFrames(response);
+      const ok = frames.length > 0 && frames.every((frame) => frame.id !== `${input.runId}:1`);
+      return { pass: ok, observed: `${frames.length} event(s) after the cursor` };
+    },
+  },
+  {
+    id: "run-status",
+    rule: "`GET /agent/runs/{runId}` answers the run's status",
+    async run(target) {
+      const { input } = await approveWith(target, "status");
+      const response = await fetch(`${target.url}/agent${AgentRoute.runStatus(String(input.runId))}`);
+      return { pass: response.ok, observed: `HTTP ${response.status}` };
+    },
+  },
+  {
+    id: "not-found",
+    rule: "an id never pending in the thread → `APPROVAL_RESUME_NOT_FOUND`",
+    async run(target) {
+      const asked = await askToDeploy(target, "unknown");
+      const key = randomUUID();
+      const reply = await post(
+        target,
+        resume({ ...asked, interruptId: "never-asked" }, { approved: true }, key),
+        key,
+      );
+      const code = codeOf(reply);
+      return { pass: code === OutcomeCode.NOT_FOUND, observed: code };
+    },
+  },
+  {
+    id: "concurrent-duplicate",
+    rule: "two identical resumes at once: one execution; the other `…_IN_PROGRESS` or the replay",
+    async run(target) {
+      const asked = await askToDeploy(target, "concurrent");
+      // The tool takes a second, and the duplicate arrives while it runs.
+      await target.chaos([{ point: "mid-tool", action: "delay", delayMs: 1000, threadId: asked.threadId }]);
+      const key = randomUUID();
+      const input = resume(asked, approval(asked, true), key);
+      const first = post(target, input, key);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const replies = await Promise.all([first, post(target, input, key)]);
+      const count = await executions(target, asked.threadId);
+      const answers = replies.map((reply) => (finished(reply) ? "finished" : codeOf(reply)));
+      const acceptable = answers.every(
+        (answer) => answer === "finished" || answer === OutcomeCode.IN_PROGRESS,
+      );
+      return { pass: count === 1 && acceptable, observed: `${answers.join(" + ")}, ${count} execution(s)` };
+    },
+  },
+];
+
+export async function runChecks(target: CheckTarget): Promise<Map<string, CheckResult>> {
+  const results = new Map<string, CheckResult>();
+  for (const check of CONTRACT_CHECKS) {
+    try {
+      results.set(check.id, await check.run(target));
+    } catch (error) {
+      results.set(check.id, { pass: false, observed: `error: ${(error as Error).message}` });
+    }
+  }
+  return results;
+}

@@ -1,0 +1,34 @@
+// The servers the contract checks judge, started on free ports: the mock in its
+// contract mode, the mock's emulation of today's Agent Framework, and the real Agent
+// Framework endpoint (when its Python environment is installed).
+import { type MockMode, startMockServer } from "@agui-outbox/mock-server";
+import { startAgentFrameworkPeer } from "./agent-framework/peer";
+import type { CheckTarget } from "./contract-checks";
+
+export interface RunningTarget extends CheckTarget {
+  readonly close: () => Promise<void>;
+}
+
+export async function startMockTarget(mode: MockMode): Promise<RunningTarget> {
+  const server = await startMockServer({ port: 0, mode, toolDurationMs: 5 });
+  return {
+    url: server.url,
+    ledger: async () =>
+      ((await (await fetch(`${server.url}/__ledger`)).json()) as { executions: Array<{ threadId: string }> })
+        .executions,
+    chaos: async (faults) => {
+      const response = await fetch(`${server.url}/__chaos`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ faults }),
+      });
+      if (!response.ok) throw new Error(`chaos refused: HTTP ${response.status}`);
+    },
+    close: () => server.close(),
+  };
+}
+
+export async function startAgentFrameworkTarget(): Promise<RunningTarget> {
+  const peer = await startAgentFrameworkPeer();
+  return { url: peer.url, ledger: peer.ledger, chaos: peer.chaos, close: peer.close };
+}

@@ -1,0 +1,39 @@
+// `npm run docs:interop`: runs DESIGN.md's recovery-contract checks against the mock
+// (contract mode and its Agent Framework emulation) and the real Agent Framework
+// endpoint, and writes the results table into docs/interop.md.
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { peerUnavailableReason } from "../e2e/peers/agent-framework/peer.ts";
+import { type CheckResult, CONTRACT_CHECKS, runChecks } from "../e2e/peers/contract-checks.ts";
+import { INTEROP_COLUMNS, renderInteropTable, replaceInteropTable } from "../e2e/peers/interop-table.ts";
+import {
+  type RunningTarget,
+  startAgentFrameworkTarget,
+  startMockTarget,
+} from "../e2e/peers/interop-targets.ts";
+
+const doc = fileURLToPath(new URL("../docs/interop.md", import.meta.url));
+
+const unavailable = peerUnavailableReason();
+if (unavailable) {
+  console.error(`${unavailable}: the real server's column cannot be measured here.`);
+  process.exit(1);
+}
+
+const starters: Record<(typeof INTEROP_COLUMNS)[number]["id"], () => Promise<RunningTarget>> = {
+  contract: () => startMockTarget("fixed"),
+  "af-lifecycle": () => startMockTarget("af-lifecycle"),
+  "agent-framework": startAgentFrameworkTarget,
+};
+const columns = new Map<string, Map<string, CheckResult>>();
+for (const column of INTEROP_COLUMNS) {
+  const target = await starters[column.id]();
+  try {
+    columns.set(column.id, await runChecks(target));
+  } finally {
+    await target.close();
+  }
+}
+const table = renderInteropTable(CONTRACT_CHECKS, columns);
+writeFileSync(doc, replaceInteropTable(readFileSync(doc, "utf8"), table));
+console.log(table);
