@@ -54,10 +54,10 @@ export {
   classifyOutcome,
   type DeliverySignal,
   ServerKind,
-  VERDICT_TABLE,
   type Verdict,
   VerdictKind,
-  verdictTableMarkdown,
 } from "./outcome/index";
+// The verdict table with its prose (VERDICT_TABLE, verdictTableMarkdown) is for docs:
+// import it from "@agui-outbox/core/verdict-table", so apps do not ship the prose.
 export type { ReadonlyStore } from "./thread/thread-registry";
 export type { PendingInterrupt, RunState, ThreadState } from "./thread/thread-state";

@@ -6,7 +6,7 @@ import type { EntryError } from "../outbox/entry";
 import type { OutboxStore } from "../outbox/outbox-store";
 import type { DeliverySignal } from "../outcome/delivery-signal";
 import type { Verdict } from "../outcome/verdict";
-import { errorOf } from "../outcome/verdict-table";
+import { errorOf } from "../outcome/verdict-rules";
 import { type BackgroundResponse, EventMiniSchema, type RunAgentInput, type RunStatus } from "../protocol";
 import { backoffDelay } from "../retry/backoff";
 import { type PlanRetryOptions, planRetry } from "../retry/plan-retry";

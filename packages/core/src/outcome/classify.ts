@@ -1,14 +1,14 @@
 import type { OutcomeContext } from "./context";
 import type { DeliverySignal } from "./delivery-signal";
 import type { Verdict } from "./verdict";
-import { errorOf, VERDICT_TABLE, type VerdictRow } from "./verdict-table";
+import { errorOf, VERDICT_RULES, type VerdictRule } from "./verdict-rules";
 
 /** The rule id of the verdict returned when no row matches (the table is total; tests keep it so). */
 export const UNMATCHED_RULE = "unmatched";
 
-/** The first `VERDICT_TABLE` row matching the signal in this context, if any. */
-export function findVerdictRow(signal: DeliverySignal, context: OutcomeContext): VerdictRow | undefined {
-  return VERDICT_TABLE.find((candidate) => candidate.matches(signal, context));
+/** The first `VERDICT_RULES` rule matching the signal in this context, if any. */
+export function findVerdictRow(signal: DeliverySignal, context: OutcomeContext): VerdictRule | undefined {
+  return VERDICT_RULES.find((candidate) => candidate.matches(signal, context));
 }
 
 /**

@@ -28,5 +28,6 @@ export type {
   VerdictBody,
 } from "./verdict";
 export { VerdictKind } from "./verdict";
-export { errorOf, VERDICT_TABLE, type VerdictRow } from "./verdict-table";
+export { errorOf, VERDICT_RULES, type VerdictRule } from "./verdict-rules";
+export { VERDICT_TABLE, type VerdictRow } from "./verdict-table";
 export { verdictTableMarkdown } from "./verdict-table-markdown";
