@@ -1,7 +1,9 @@
 // Size: what the SDK adds to a browser app, next to the official AG-UI client.
 // Each subject is bundled with rolldown (Vite 8's bundler) from its public entry with
 // every dependency, React and @tanstack/react-query excluded, minified, gzipped.
-// Run: npx tsx bench/bundle-size.ts   (BUNDLE_MODULES=20 also lists the largest modules)
+// Run: npx tsx bench/bundle-size.ts
+//   BUNDLE_MODULES=20   also lists the largest modules (tree-shaken, before minification)
+//   BUNDLE_DEPS=1       also prints what each dependency adds to core + react, gzipped
 import { measureBundle, SUBJECTS, type Subject } from "./measure-bundle.ts";
 import { SIZE_BUDGET_GZIP_BYTES } from "./size-budget.ts";
 
@@ -11,6 +13,9 @@ const LABELS: Record<Subject, string> = {
   together: "core + react",
   agUiClient: "@ag-ui/client",
 };
+
+/** The SDK's runtime dependencies, besides the excluded peers. */
+const DEPENDENCIES = ["zod", "@cfworker/json-schema", "eventsource-parser", "idb", "zustand", "@ag-ui/core"];
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 const listed = Number(process.env.BUNDLE_MODULES ?? 0);
@@ -26,6 +31,16 @@ for (const subject of Object.keys(SUBJECTS) as Subject[]) {
     const id = module.id.replace(/^.*?node_modules\//, "").replace(/^.*?\/packages\//, "packages/");
     console.log(`    ${kB(module.renderedBytes).padStart(9)}  ${id}`);
   }
+}
+
+if (process.env.BUNDLE_DEPS) {
+  const together = sizes.find((size) => size.subject === "together")?.gzipBytes ?? 0;
+  for (const dependency of DEPENDENCIES) {
+    const without = await measureBundle("together", [dependency]);
+    console.log(`  ${dependency.padEnd(34)} adds ${kB(together - without.gzipBytes).padStart(8)} gz`);
+  }
+  const own = await measureBundle("together", DEPENDENCIES);
+  console.log(`  ${"our own code (core + react)".padEnd(34)}      ${kB(own.gzipBytes).padStart(8)} gz`);
 }
 
 const ours = sizes.find((size) => size.subject === "together");

@@ -52,23 +52,29 @@ function entryPlugin(source: string): Plugin {
   };
 }
 
-function isExcluded(id: string, subject: Subject): boolean {
-  if (subject === "react" && (id === "@agui-outbox/core" || id.startsWith("@agui-outbox/core/"))) return true;
-  return EXCLUDED.some((name) => id === name || id.startsWith(`${name}/`));
+const matches = (id: string, name: string) => id === name || id.startsWith(`${name}/`);
+
+function isExcluded(id: string, subject: Subject, also: readonly string[]): boolean {
+  if (subject === "react" && matches(id, "@agui-outbox/core")) return true;
+  return [...EXCLUDED, ...also].some((name) => matches(id, name));
 }
 
 /**
  * Bundles one subject as an app's production build would: ESM for the browser,
  * tree-shaken with each package's `sideEffects` field honoured, `process.env.NODE_ENV`
- * set to "production", minified. Gzip at level 9.
+ * set to "production", minified. Gzip at level 9. `alsoExclude` leaves more packages
+ * out, to find what one dependency adds.
  */
-export async function measureBundle(subject: Subject): Promise<BundleSize> {
+export async function measureBundle(
+  subject: Subject,
+  alsoExclude: readonly string[] = [],
+): Promise<BundleSize> {
   const build = await rolldown({
     input: ENTRY,
     cwd: new URL("..", import.meta.url).pathname,
     platform: "browser",
     treeshake: true,
-    external: (id) => isExcluded(id, subject),
+    external: (id) => isExcluded(id, subject, alsoExclude),
     plugins: [entryPlugin(SUBJECTS[subject])],
     transform: { define: { "process.env.NODE_ENV": '"production"' }, jsx: "react-jsx" },
     logLevel: "silent",

@@ -1,6 +1,16 @@
 /**
  * The most core + react may weigh, minified and gzipped, with their dependencies
- * (see measure-bundle.ts). `npm test` fails above it. The target is 30 kB; this is
- * the measured size rounded up a little until the target is met.
+ * (see measure-bundle.ts). `npm test` fails above it, and when the pair is not
+ * smaller than @ag-ui/client.
+ *
+ * The target is 30 kB; it is not met. Measured: 49.9 kB (from 69.3 kB before zod/mini
+ * and the verdict prose left the bundle), next to 84.4 kB for @ag-ui/client. What is
+ * left (`BUNDLE_DEPS=1 npx tsx bench/bundle-size.ts`): our own code 32.3 kB (core's
+ * delivery engine, background runs, tab coordination, IndexedDB store, stream reader,
+ * classifier and client about 26 kB; the React hooks and default card about 6 kB),
+ * zod/mini 8.8 kB (wire validation), @cfworker/json-schema 5.9 kB (edited arguments
+ * checked against the tool's JSON Schema), eventsource-parser 1.3 kB, idb 1.0 kB.
+ * Reaching 30 kB would take dropping validation or features, so the budget is the
+ * measured size with about 2% headroom: any real growth fails the test.
  */
-export const SIZE_BUDGET_GZIP_BYTES = 72_000;
+export const SIZE_BUDGET_GZIP_BYTES = 51_000;
