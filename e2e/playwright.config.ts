@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
 import { chromiumArgs, chromiumExecutablePath } from "./chromium.ts";
@@ -11,6 +12,36 @@ export const ttlMockPort = Number(process.env.E2E_TTL_MOCK_PORT ?? mockPort + 1)
 export const ttlDemoPort = Number(process.env.E2E_TTL_DEMO_PORT ?? demoPort + 1);
 export const shortInterruptTtlMs = 4000;
 const expirySpec = "recovery/expired.spec.ts";
+// The real Agent Framework server (e2e/peers/agent-framework) behind a third preview of
+// the demo. `npm test` installs its Python environment first; where that cannot be done
+// the spec skips with the reason, and neither server is started.
+export const afPeerPort = Number(process.env.E2E_AF_PORT ?? mockPort + 2);
+export const afDemoPort = Number(process.env.E2E_AF_DEMO_PORT ?? demoPort + 2);
+const peerSpec = "peers/agent-framework.spec.ts";
+const peerPython = `${repo}e2e/peers/agent-framework/.venv/bin/python`;
+export const afPeerUnavailable =
+  process.env.AF_PEER_UNAVAILABLE ??
+  (existsSync(peerPython)
+    ? undefined
+    : "Agent Framework peer not installed: run e2e/peers/agent-framework/setup.sh");
+const peerServers = afPeerUnavailable
+  ? []
+  : [
+      {
+        command: `${peerPython} ${repo}e2e/peers/agent-framework/app.py`,
+        url: `http://127.0.0.1:${afPeerPort}/__mode`,
+        env: { PORT: String(afPeerPort), PEER_LEDGER: `${repo}.test-output/af-peer/ledger.jsonl` },
+        reuseExistingServer: false,
+        timeout: 60_000,
+      },
+      {
+        command: `${repo}node_modules/.bin/vite preview --config ${repo}vite.config.ts`,
+        url: `http://127.0.0.1:${afDemoPort}/`,
+        env: { DEMO_PORT: String(afDemoPort), MOCK_PORT: String(afPeerPort) },
+        reuseExistingServer: false,
+        timeout: 60_000,
+      },
+    ];
 
 export default defineConfig({
   testDir: ".",
@@ -29,7 +60,7 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
-      testIgnore: [expirySpec],
+      testIgnore: [expirySpec, peerSpec],
       use: { browserName: "chromium" },
       metadata: { mockUrl: `http://127.0.0.1:${mockPort}` },
     },
@@ -38,6 +69,11 @@ export default defineConfig({
       testMatch: expirySpec,
       use: { browserName: "chromium", baseURL: `http://127.0.0.1:${ttlDemoPort}` },
       metadata: { mockUrl: `http://127.0.0.1:${ttlMockPort}` },
+    },
+    {
+      name: "agent-framework",
+      testMatch: peerSpec,
+      use: { browserName: "chromium", baseURL: `http://127.0.0.1:${afDemoPort}` },
     },
   ],
   webServer: [
@@ -79,5 +115,6 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 60_000,
     },
+    ...peerServers,
   ],
 });

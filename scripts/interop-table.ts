@@ -3,14 +3,22 @@
 // endpoint, and writes the results table into docs/interop.md.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { peerUnavailableReason } from "../e2e/peers/agent-framework/peer.ts";
-import { type CheckResult, CONTRACT_CHECKS, runChecks } from "../e2e/peers/contract-checks.ts";
-import { INTEROP_COLUMNS, renderInteropTable, replaceInteropTable } from "../e2e/peers/interop-table.ts";
+import { peerUnavailableReason } from "../packages/mock-server/test/interop/agent-framework-peer.ts";
+import {
+  type CheckResult,
+  CONTRACT_CHECKS,
+  runChecks,
+} from "../packages/mock-server/test/interop/contract-checks.ts";
+import {
+  INTEROP_COLUMNS,
+  renderInteropTable,
+  replaceInteropTable,
+} from "../packages/mock-server/test/interop/interop-table.ts";
 import {
   type RunningTarget,
   startAgentFrameworkTarget,
   startMockTarget,
-} from "../e2e/peers/interop-targets.ts";
+} from "../packages/mock-server/test/interop/interop-targets.ts";
 
 const doc = fileURLToPath(new URL("../docs/interop.md", import.meta.url));
 

@@ -88,6 +88,7 @@ faults = Faults()
 
 def record_execution(name: str, args: dict[str, Any], tool_call_id: str) -> None:
     entry = {"threadId": current_thread.get(), "toolCallId": tool_call_id, "name": name, "args": args, "at": time.time()}
+    os.makedirs(os.path.dirname(os.path.abspath(LEDGER_PATH)), exist_ok=True)
     with open(LEDGER_PATH, "a", encoding="utf-8") as ledger:
         ledger.write(json.dumps(entry) + "\n")
 
@@ -178,8 +179,9 @@ add_agent_framework_fastapi_endpoint(
 
 
 @api.get("/__ledger")
-def ledger() -> dict[str, list[dict[str, Any]]]:
-    return {"executions": read_ledger()}
+def ledger(threadId: str | None = None) -> dict[str, list[dict[str, Any]]]:  # noqa: N803 (the mock's query name)
+    executions = read_ledger()
+    return {"executions": [e for e in executions if threadId is None or e["threadId"] == threadId]}
 
 
 @api.get("/__mode")

@@ -61,3 +61,4 @@ export {
 // import it from "@agui-outbox/core/verdict-table", so apps do not ship the prose.
 export type { ReadonlyStore } from "./thread/thread-registry";
 export type { PendingInterrupt, RunState, ThreadState } from "./thread/thread-state";
+export { isAbsentRoute } from "./transport/absent-route";

@@ -1,3 +1,4 @@
+import { isAbsentRoute } from "@agui-outbox/core";
 import {
   type AgentCapabilities,
   AgentCapabilitiesMiniSchema,
@@ -11,7 +12,11 @@ import { useEffect } from "react";
 import { useStore } from "zustand";
 import { useOutboxContext } from "./use-outbox-client";
 
-/** What the agent says it can do, and the recovery contract it follows (null: degraded rules). */
+/**
+ * What the agent says it can do, and the recovery contract it follows (null: degraded
+ * rules). A server with no capabilities route at all (Agent Framework's endpoint answers
+ * 404) declares nothing: `agent` is empty and `recovery` null.
+ */
 export interface Capabilities {
   readonly agent: AgentCapabilities;
   readonly recovery: RecoveryCapability | null;
@@ -29,6 +34,7 @@ export function useCapabilities(): UseQueryResult<Capabilities> {
     staleTime: 5 * 60_000,
     queryFn: async ({ signal }): Promise<Capabilities> => {
       const response = await fetch(`${(url ?? "").replace(/\/$/, "")}${AgentRoute.capabilities}`, { signal });
+      if (isAbsentRoute(response.status)) return { agent: {}, recovery: null };
       if (!response.ok) throw new Error(`The agent answered HTTP ${response.status} for its capabilities.`);
       const agent = AgentCapabilitiesMiniSchema.parse(await response.json());
       const recovery = RecoveryCapabilitySchema.safeParse(agent.custom?.[MetadataKey.recovery]);

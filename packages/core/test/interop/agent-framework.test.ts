@@ -7,7 +7,7 @@ import {
   type AgentFrameworkPeer,
   peerUnavailableReason,
   startAgentFrameworkPeer,
-} from "../../../../e2e/peers/agent-framework/peer";
+} from "../../../mock-server/test/interop/agent-framework-peer";
 
 // Our SDK against the real Agent Framework AG-UI server (agent-framework-ag-ui, pinned in
 // e2e/peers/agent-framework/requirements.txt) with a scripted model. It has no recovery

@@ -1,14 +1,10 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { peerUnavailableReason } from "../../../../e2e/peers/agent-framework/peer";
-import { CONTRACT_CHECKS, runChecks } from "../../../../e2e/peers/contract-checks";
-import { INTEROP_COLUMNS, type InteropColumnId, readInteropTable } from "../../../../e2e/peers/interop-table";
-import {
-  type RunningTarget,
-  startAgentFrameworkTarget,
-  startMockTarget,
-} from "../../../../e2e/peers/interop-targets";
+import { peerUnavailableReason } from "./agent-framework-peer";
+import { CONTRACT_CHECKS, runChecks } from "./contract-checks";
+import { INTEROP_COLUMNS, type InteropColumnId, readInteropTable } from "./interop-table";
+import { type RunningTarget, startAgentFrameworkTarget, startMockTarget } from "./interop-targets";
 
 // docs/interop.md states which recovery-contract checks each server passes. This runs
 // the checks again and holds the document to them: the mock in contract mode must pass

@@ -6,11 +6,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * The real Agent Framework AG-UI server (app.py beside this file), started as a
- * child process on a free port. `npm test` runs the folder's setup.sh first; where
+ * The real Agent Framework AG-UI server (e2e/peers/agent-framework/app.py), started
+ * as a child process on a free port. `npm test` runs the folder's setup.sh first; where
  * it could not install the packages, the tests skip with the reason it printed.
  */
-export const peerDir = fileURLToPath(new URL("./", import.meta.url));
+export const peerDir = fileURLToPath(new URL("../../../../e2e/peers/agent-framework/", import.meta.url));
 const python = join(peerDir, ".venv", "bin", "python");
 
 /** Why the peer cannot run here, or undefined when it can. */

@@ -1,8 +1,8 @@
 // The servers the contract checks judge, started on free ports: the mock in its
 // contract mode, the mock's emulation of today's Agent Framework, and the real Agent
 // Framework endpoint (when its Python environment is installed).
-import { type MockMode, startMockServer } from "@agui-outbox/mock-server";
-import { startAgentFrameworkPeer } from "./agent-framework/peer";
+import { type MockMode, startMockServer } from "../../src/index";
+import { startAgentFrameworkPeer } from "./agent-framework-peer";
 import type { CheckTarget } from "./contract-checks";
 
 export interface RunningTarget extends CheckTarget {

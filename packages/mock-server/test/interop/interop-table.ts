@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { CheckResult, ContractCheck } from "./contract-checks";
 
 const requirements = readFileSync(
-  fileURLToPath(new URL("./agent-framework/requirements.txt", import.meta.url)),
+  fileURLToPath(new URL("../../../../e2e/peers/agent-framework/requirements.txt", import.meta.url)),
   "utf8",
 );
 const pinned = (name: string) => new RegExp(`^${name}==(\\S+)$`, "m").exec(requirements)?.[1] ?? "?";
