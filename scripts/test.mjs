@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { ensureDependencies } from "./ensure-deps.mjs";
+import { ensureAgentFrameworkPeer } from "./ensure-peer.mjs";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const out = `${repo}.test-output`;
@@ -12,6 +13,12 @@ const bin = (name) => `${repo}node_modules/.bin/${name}`;
 
 ensureDependencies();
 ensureChromium();
+// Where the real Agent Framework peer cannot be installed, its tests skip with this reason.
+const peerUnavailable = ensureAgentFrameworkPeer();
+if (peerUnavailable) {
+  console.log(`${peerUnavailable}: its interop tests are skipped.`);
+  process.env.AF_PEER_UNAVAILABLE = peerUnavailable;
+}
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 

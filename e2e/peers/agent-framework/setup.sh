@@ -22,8 +22,10 @@ unavailable() {
 
 python=${PYTHON:-python3}
 command -v "$python" >/dev/null 2>&1 || unavailable "no $python on PATH"
-"$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' ||
-  unavailable "agent-framework needs Python 3.10 or newer ($("$python" --version 2>&1))"
+version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) ||
+  unavailable "$python does not run"
+"$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' 2>/dev/null ||
+  unavailable "agent-framework needs Python 3.10 or newer, $python is $version"
 
 echo "Installing the Agent Framework peer into $venv (once)..."
 rm -rf "$venv"

@@ -1,0 +1,21 @@
+// The real Agent Framework peer (e2e/peers/agent-framework) needs Python and PyPI. Its
+// setup.sh installs it once; where it cannot, the tests that need it skip with the one
+// line it printed, passed on to them as AF_PEER_UNAVAILABLE. Nothing else depends on it.
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const setup = fileURLToPath(new URL("../e2e/peers/agent-framework/setup.sh", import.meta.url));
+
+/** Returns undefined when the peer is ready, else the reason it is not. */
+export function ensureAgentFrameworkPeer() {
+  const result = spawnSync("bash", [setup], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const lines = (result.stdout ?? "").trim().split("\n").filter(Boolean);
+  for (const line of lines) console.log(line);
+  if (result.status === 0) return undefined;
+  return lines.at(-1) ?? `Agent Framework peer unavailable: setup.sh exited with ${result.status ?? result.signal}`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const reason = ensureAgentFrameworkPeer();
+  if (reason) process.exitCode = 3;
+}
