@@ -9,7 +9,13 @@
 // Target: p95 ≤ 1.5 s (drop → first re-delivered event).
 import { type MockServer, startMockServer } from "@agui-outbox/mock-server";
 import type { FetchLike } from "../packages/core/src/client/deps.ts";
-import { askForDeployment, entriesReach, IDBFactory, nodeClient } from "./support/node-client.ts";
+import {
+  askForDeployment,
+  entriesReach,
+  IDBFactory,
+  nodeClient,
+  startDurable,
+} from "./support/node-client.ts";
 import { envInt, figure, heading, median, ms, percentile, target } from "./support/report.ts";
 
 const SAMPLES = envInt("BENCH_REATTACH_SAMPLES", 40);
@@ -90,7 +96,7 @@ const client = nodeClient(`${server.url}/agent`, new IDBFactory(), {
   deps: { fetch: (input, init) => markingFetch(marks)(input, init) },
 });
 try {
-  await client.start();
+  await startDurable(client);
   const toRequest: number[] = [];
   const toEvent: number[] = [];
   for (let index = 0; index < SAMPLES + 2; index += 1) {

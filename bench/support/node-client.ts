@@ -1,6 +1,9 @@
 // A client in Node the way the integration tests make one: IndexedDB from
 // fake-indexeddb (one factory per benchmark), no Web Locks or BroadcastChannel so
 // the client is the only tab, against a mock server over real HTTP.
+// The globals (IDBRequest, IDBKeyRange…) that `idb` checks against, as in the node
+// test project's setup; each benchmark still passes its own factory.
+import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
 import {
   createOutboxClient,
@@ -30,6 +33,13 @@ export function nodeClient(
 }
 
 export { IDBFactory };
+
+/** Starts the client and refuses to go on if storage fell back to memory. */
+export async function startDurable(client: OutboxClient): Promise<void> {
+  await client.start();
+  const { durable, storageError } = client.outbox.getState();
+  if (!durable) throw new Error(`storage is not durable: ${storageError?.message ?? "unknown reason"}`);
+}
 
 /** Resolves once `accept` holds for the namespace's entries (checked on every change). */
 export function entriesReach(
