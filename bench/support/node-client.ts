@@ -11,6 +11,7 @@ import {
   type OutboxClientOptions,
 } from "../../packages/core/src/client/create-outbox-client.ts";
 import type { OutboxEntry } from "../../packages/core/src/outbox/entry.ts";
+import type { PendingInterrupt } from "../../packages/core/src/thread/thread-state.ts";
 
 export function nodeClient(
   agentUrl: string,
@@ -64,7 +65,7 @@ export function entriesReach(
 }
 
 /** Sends a deploy request on a thread and returns the interrupt it ends with. */
-export async function askForDeployment(client: OutboxClient, threadId: string) {
+export async function askForDeployment(client: OutboxClient, threadId: string): Promise<PendingInterrupt> {
   const thread = client.thread(threadId);
   await thread.send("please deploy to prod");
   const interrupt = thread.store.getState().pendingInterrupts[0];
