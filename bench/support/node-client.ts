@@ -64,6 +64,24 @@ export function entriesReach(
   });
 }
 
+/**
+ * Like {@link entriesReach}, but looks every `intervalMs` instead of on every change:
+ * with a thousand entries a check on every publish would be the benchmark's own
+ * quadratic cost, charged to the client under test.
+ */
+export async function pollEntries(
+  client: OutboxClient,
+  accept: (entries: readonly OutboxEntry[]) => boolean,
+  intervalMs = 10,
+  timeoutMs = 300_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!accept(client.outbox.getState().entries)) {
+    if (Date.now() > deadline) throw new Error("the entries never reached the expected state");
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
 /** Sends a deploy request on a thread and returns the interrupt it ends with. */
 export async function askForDeployment(client: OutboxClient, threadId: string): Promise<PendingInterrupt> {
   const thread = client.thread(threadId);
