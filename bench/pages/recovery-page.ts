@@ -59,11 +59,20 @@ async function prepare(request: RecoveryRequest): Promise<void> {
   client.dispose();
 }
 
-/**
- * Timed: a new client starts on the stored answer until its resume is handed to
- * fetch. Also returns how much of that was the capabilities round trip.
- */
-async function ours(request: RecoveryRequest): Promise<[number, number]> {
+/** Milliseconds from the start of a timed recovery; the phases are for explaining the total. */
+export interface RecoveryTiming {
+  /** Until the resume was handed to fetch: the figure that is compared. */
+  readonly total: number;
+  /** Time spent waiting for `GET /agent/capabilities`. */
+  readonly capabilities: number;
+  /** When storage was open and the entries loaded (`outbox.ready`). */
+  readonly ready: number;
+  /** When this tab became the sending tab. */
+  readonly leader: number;
+}
+
+/** Timed: a new client starts on the stored answer until its resume is handed to fetch. */
+async function ours(request: RecoveryRequest): Promise<RecoveryTiming> {
   const trap = resumeTrap();
   const started = performance.now();
   const client = createOutboxClient({
@@ -72,14 +81,24 @@ async function ours(request: RecoveryRequest): Promise<[number, number]> {
     dbName: request.dbName,
     deps: { fetch: trap.fetch },
   });
+  let ready = Number.NaN;
+  let leader = Number.NaN;
+  const stopReady = client.outbox.subscribe((state) => {
+    if (state.ready && Number.isNaN(ready)) ready = performance.now() - started;
+  });
+  const stopLeader = client.connection.subscribe((state) => {
+    if (state.leader && Number.isNaN(leader)) leader = performance.now() - started;
+  });
   void client.start();
   const reached = await trap.reached;
+  stopReady();
+  stopLeader();
   client.dispose();
-  return [reached - started, trap.capabilitiesMs()];
+  return { total: reached - started, capabilities: trap.capabilitiesMs(), ready, leader };
 }
 
 /** Timed: open the database, read the one record, hand its request to fetch. */
-async function byHand(request: RecoveryRequest): Promise<[number, number]> {
+async function byHand(request: RecoveryRequest): Promise<RecoveryTiming> {
   const trap = resumeTrap();
   const started = performance.now();
   const db = await openDB(request.dbName);
@@ -96,7 +115,8 @@ async function byHand(request: RecoveryRequest): Promise<[number, number]> {
   });
   const reached = await trap.reached;
   db.close();
-  return [reached - started, 0];
+  const total = reached - started;
+  return { total, capabilities: 0, ready: total, leader: total };
 }
 
 Object.assign(globalThis, {
