@@ -17,7 +17,7 @@ import type { EnqueueRequest, EnqueueSamples } from "./pages/enqueue-page.ts";
 import { openBenchPage } from "./support/browser-page.ts";
 import { envInt, figure, heading, median, ms, percentile, target } from "./support/report.ts";
 
-const SAMPLES = envInt("BENCH_ENQUEUE_SAMPLES", 200);
+const SAMPLES = envInt("BENCH_ENQUEUE_SAMPLES", 300);
 const WARMUP = envInt("BENCH_ENQUEUE_WARMUP", 10);
 
 const server = await startMockServer({ port: 0 });

@@ -17,7 +17,7 @@ import type { RecoveryRequest, RecoveryTiming } from "./pages/recovery-page.ts";
 import { gotoReady, openBenchPage } from "./support/browser-page.ts";
 import { envInt, figure, heading, median, ms, percentile, target } from "./support/report.ts";
 
-const SAMPLES = envInt("BENCH_RECOVERY_SAMPLES", 30);
+const SAMPLES = envInt("BENCH_RECOVERY_SAMPLES", 40);
 const WARMUP = envInt("BENCH_RECOVERY_WARMUP", 3);
 
 type Step = "prepare" | "ours" | "byHand";

@@ -29,7 +29,7 @@ import { envInt, figure, heading, median, perSecond, target } from "./support/re
 
 const EVENTS = envInt("BENCH_STREAM_EVENTS", 5_000);
 const CHUNK = envInt("BENCH_STREAM_CHUNK", 1_400);
-const ROUNDS = envInt("BENCH_STREAM_ROUNDS", 5);
+const ROUNDS = envInt("BENCH_STREAM_ROUNDS", 7);
 const THREAD_ID = "thread-bench";
 const RUN_ID = "run-bench";
 

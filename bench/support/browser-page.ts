@@ -27,7 +27,8 @@ export async function openBenchPage(entry: string): Promise<BenchPage> {
     format: "esm",
     platform: "browser",
     target: "es2022",
-    minify: true,
+    // BENCH_PAGE_MINIFY=0 keeps names readable in a DevTools profile.
+    minify: process.env.BENCH_PAGE_MINIFY !== "0",
     write: false,
   });
   const script = bundled.outputFiles[0]?.text;
