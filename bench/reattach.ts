@@ -18,7 +18,7 @@ import {
 } from "./support/node-client.ts";
 import { envInt, figure, heading, median, ms, percentile, target } from "./support/report.ts";
 
-const SAMPLES = envInt("BENCH_REATTACH_SAMPLES", 40);
+const SAMPLES = envInt("BENCH_REATTACH_SAMPLES", 100);
 
 interface Marks {
   droppedAt?: number;
