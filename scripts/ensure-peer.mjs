@@ -6,13 +6,28 @@ import { fileURLToPath } from "node:url";
 
 const setup = fileURLToPath(new URL("../e2e/peers/agent-framework/setup.sh", import.meta.url));
 
-/** Returns undefined when the peer is ready, else the reason it is not. */
-export function ensureAgentFrameworkPeer() {
-  const result = spawnSync("bash", [setup], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+function setUp(release) {
+  const result = spawnSync("bash", [setup, release], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const lines = (result.stdout ?? "").trim().split("\n").filter(Boolean);
   for (const line of lines) console.log(line);
   if (result.status === 0) return undefined;
-  return lines.at(-1) ?? `Agent Framework peer unavailable: setup.sh exited with ${result.status ?? result.signal}`;
+  return (
+    lines.at(-1) ?? `Agent Framework peer unavailable: setup.sh exited with ${result.status ?? result.signal}`
+  );
+}
+
+/**
+ * Installs both releases (the current one, and the one the approval-resume report was
+ * filed against). Returns undefined when the current one is ready, else the reason it
+ * is not; a missing reported release only skips its own tests.
+ */
+export function ensureAgentFrameworkPeer() {
+  const current = setUp("current");
+  if (current === undefined) setUp("reported");
+  return current;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -22,16 +22,20 @@ import {
 
 const doc = fileURLToPath(new URL("../docs/interop.md", import.meta.url));
 
-const unavailable = peerUnavailableReason();
-if (unavailable) {
-  console.error(`${unavailable}: the real server's column cannot be measured here.`);
-  process.exit(1);
+for (const release of ["current", "reported"] as const) {
+  const unavailable = peerUnavailableReason(release);
+  if (unavailable) {
+    console.error(`${unavailable}: the real server's column cannot be measured here.`);
+    process.exit(1);
+  }
 }
 
 const starters: Record<(typeof INTEROP_COLUMNS)[number]["id"], () => Promise<RunningTarget>> = {
   contract: () => startMockTarget("fixed"),
   "af-lifecycle": () => startMockTarget("af-lifecycle"),
-  "agent-framework": startAgentFrameworkTarget,
+  "agent-framework": () => startAgentFrameworkTarget("current"),
+  "af-legacy": () => startMockTarget("af-legacy"),
+  "agent-framework-reported": () => startAgentFrameworkTarget("reported"),
 };
 const columns = new Map<string, Map<string, CheckResult>>();
 for (const column of INTEROP_COLUMNS) {

@@ -22,6 +22,7 @@ Run: `.venv/bin/python app.py` (PORT, PEER_LEDGER); `setup.sh` makes `.venv`.
 from __future__ import annotations
 
 import contextvars
+import inspect
 import json
 import os
 import re
@@ -168,14 +169,14 @@ agent = Agent(
 )
 
 api = FastAPI()
-add_agent_framework_fastapi_endpoint(
-    api,
-    agent,
-    "/agent",
-    snapshot_store=InMemoryAGUIThreadSnapshotStore(),
-    single_user=True,
-    keepalive_seconds=None,
-)
+endpoint_options: dict[str, Any] = {"snapshot_store": InMemoryAGUIThreadSnapshotStore(), "keepalive_seconds": None}
+# The tests are one user. Later releases say so with `single_user`; earlier ones with a
+# snapshot scope resolver that gives every request the same scope.
+if "single_user" in inspect.signature(add_agent_framework_fastapi_endpoint).parameters:
+    endpoint_options["single_user"] = True
+else:
+    endpoint_options["snapshot_scope_resolver"] = lambda _request: "interop-tests"
+add_agent_framework_fastapi_endpoint(api, agent, "/agent", **endpoint_options)
 
 
 @api.get("/__ledger")

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# Makes .venv beside this script with exactly the packages in requirements.txt, once;
-# later calls return at once while requirements.txt is unchanged.
-#   exit 0: the peer is ready to run (.venv/bin/python app.py)
+# Makes a virtual environment beside this script with exactly the pinned packages, once;
+# later calls return at once while the pins are unchanged.
+#   setup.sh           the current release: requirements.txt → .venv
+#   setup.sh reported  the release the approval-resume report was filed against:
+#                      requirements-reported.txt → .venv-reported
+#   exit 0: ready to run (<venv>/bin/python app.py)
 #   exit 3: this machine cannot run it (no Python 3.10+, or PyPI unreachable); the one
 #           line on stdout says why, and the tests that need the peer skip with it.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-venv="$here/.venv"
+case "${1:-current}" in
+  current) requirements="$here/requirements.txt" venv="$here/.venv" ;;
+  reported) requirements="$here/requirements-reported.txt" venv="$here/.venv-reported" ;;
+  *) echo "usage: setup.sh [current|reported]" >&2; exit 2 ;;
+esac
 stamp="$venv/requirements.installed"
-log="$here/.setup.log"
+log="$venv.setup.log"
 
-if [ -x "$venv/bin/python" ] && cmp -s "$here/requirements.txt" "$stamp"; then
+if [ -x "$venv/bin/python" ] && cmp -s "$requirements" "$stamp"; then
   exit 0
 fi
 
@@ -27,9 +34,9 @@ version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/de
 "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' 2>/dev/null ||
   unavailable "agent-framework needs Python 3.10 or newer, $python is $version"
 
-echo "Installing the Agent Framework peer into $venv (once)..."
+echo "Installing the Agent Framework peer ($(basename "$requirements")) into $venv (once)..."
 rm -rf "$venv"
 "$python" -m venv "$venv" >"$log" 2>&1 || unavailable "python3 -m venv failed (see $log)"
-"$venv/bin/pip" install --disable-pip-version-check --no-input -r "$here/requirements.txt" >>"$log" 2>&1 ||
-  unavailable "pip could not install requirements.txt from the package index (see $log)"
-cp "$here/requirements.txt" "$stamp"
+"$venv/bin/pip" install --disable-pip-version-check --no-input -r "$requirements" >>"$log" 2>&1 ||
+  unavailable "pip could not install $(basename "$requirements") from the package index (see $log)"
+cp "$requirements" "$stamp"

@@ -54,6 +54,38 @@ test("degraded: both approved and accepted are sent", () => {
   });
 });
 
+test("degraded: a closed schema that declares only `accepted` (Agent Framework 1.0) gets only `accepted`", () => {
+  const acceptedOnly = {
+    type: "object",
+    properties: { accepted: { type: "boolean" }, target: { type: "string" } },
+    required: ["accepted"],
+    additionalProperties: false,
+  };
+  expect(
+    buildDegradedResolution({ kind: "approve", editedArgs: { target: "staging" } }, acceptedOnly),
+  ).toEqual({
+    status: "resolved",
+    payload: { accepted: true, target: "staging" },
+  });
+  expect(buildDegradedResolution({ kind: "reject" }, acceptedOnly)).toEqual({
+    status: "resolved",
+    payload: { accepted: false },
+  });
+  // Open, or closed without naming either flag: both, as DESIGN.md says.
+  const open = { ...acceptedOnly, additionalProperties: true };
+  const namesNeither = {
+    type: "object",
+    properties: { target: { type: "string" } },
+    additionalProperties: false,
+  };
+  for (const schema of [open, namesNeither]) {
+    expect(buildDegradedResolution({ kind: "approve" }, schema)).toEqual({
+      status: "resolved",
+      payload: { approved: true, accepted: true },
+    });
+  }
+});
+
 test("degraded: edits go under editedArgs only when the responseSchema declares it", () => {
   const decision = { kind: "approve", editedArgs: { target: "staging", replicas: 2 } } as const;
   expect(buildDegradedResolution(decision, withEditedArgs)).toEqual({

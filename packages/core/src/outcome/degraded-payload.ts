@@ -53,9 +53,23 @@ export function declaresEditedArgs(responseSchema: unknown): boolean {
 }
 
 /**
+ * The decision flags for a server without the contract: `approved` and `accepted`
+ * both, because the two generations of Agent Framework read different ones —
+ * unless the schema is closed (`additionalProperties: false`) and declares only
+ * some of them. Agent Framework 1.0 declares `accepted` alone: an answer carrying
+ * `approved` as well would break the very schema the server published.
+ */
+function decisionFlags(responseSchema: unknown, value: boolean): Record<string, boolean> {
+  const schema = isRecord(responseSchema) ? responseSchema : {};
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const declared = RESERVED_KEYS.filter((key) => Object.hasOwn(properties, key));
+  const keys = schema.additionalProperties === false && declared.length > 0 ? declared : RESERVED_KEYS;
+  return Object.fromEntries(keys.map((key) => [key, value]));
+}
+
+/**
  * The payload for a server without the contract (DESIGN.md, "Servers without
- * the contract"): both `approved` and `accepted`, because the two generations
- * of Agent Framework read different ones; edits nested as `editedArgs` only when
+ * the contract"): the decision flags above; edits nested as `editedArgs` only when
  * the schema declares it, otherwise spread as flat keys next to the flags.
  *
  * @throws OutboxError `invalid_answer` when flat edits would overwrite `approved`
@@ -65,7 +79,7 @@ export function declaresEditedArgs(responseSchema: unknown): boolean {
 export function buildDegradedResolution(decision: Decision, responseSchema: unknown): ResumeResolution {
   switch (decision.kind) {
     case "approve": {
-      const flags = { approved: true, accepted: true };
+      const flags = decisionFlags(responseSchema, true);
       const edits = decision.editedArgs;
       if (edits === undefined) return { status: "resolved", payload: flags };
       if (declaresEditedArgs(responseSchema))
@@ -82,8 +96,7 @@ export function buildDegradedResolution(decision: Decision, responseSchema: unkn
       return {
         status: "resolved",
         payload: {
-          approved: false,
-          accepted: false,
+          ...decisionFlags(responseSchema, false),
           ...(decision.reason === undefined ? {} : { reason: decision.reason }),
         },
       };

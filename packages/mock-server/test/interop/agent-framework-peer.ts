@@ -11,13 +11,24 @@ import { fileURLToPath } from "node:url";
  * it could not install the packages, the tests skip with the reason it printed.
  */
 export const peerDir = fileURLToPath(new URL("../../../../e2e/peers/agent-framework/", import.meta.url));
-const python = join(peerDir, ".venv", "bin", "python");
+
+/**
+ * Which release: `current` (requirements.txt) or `reported`, the one the
+ * approval-resume report was filed against (requirements-reported.txt).
+ */
+export type PeerRelease = "current" | "reported";
+
+const pythonOf = (release: PeerRelease) =>
+  join(peerDir, release === "current" ? ".venv" : ".venv-reported", "bin", "python");
 
 /** Why the peer cannot run here, or undefined when it can. */
-export function peerUnavailableReason(): string | undefined {
-  const reported = process.env.AF_PEER_UNAVAILABLE;
-  if (reported) return reported;
-  if (!existsSync(python)) return `Agent Framework peer not installed: run ${join(peerDir, "setup.sh")}`;
+export function peerUnavailableReason(release: PeerRelease = "current"): string | undefined {
+  const machine = process.env.AF_PEER_UNAVAILABLE;
+  if (machine) return machine;
+  if (!existsSync(pythonOf(release))) {
+    const setup = `${join(peerDir, "setup.sh")}${release === "current" ? "" : ` ${release}`}`;
+    return `Agent Framework peer (${release}) not installed: run ${setup}`;
+  }
   return undefined;
 }
 
@@ -55,13 +66,13 @@ async function waitUntilServing(url: string, child: ChildProcess, logPath: strin
   throw new Error(`the peer did not start within 30 s; see ${logPath}`);
 }
 
-export async function startAgentFrameworkPeer(): Promise<AgentFrameworkPeer> {
+export async function startAgentFrameworkPeer(release: PeerRelease = "current"): Promise<AgentFrameworkPeer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const scratch = mkdtempSync(join(tmpdir(), "af-peer-"));
   const logPath = join(scratch, "peer.log");
   const log = openSync(logPath, "a");
-  const child = spawn(python, [join(peerDir, "app.py")], {
+  const child = spawn(pythonOf(release), [join(peerDir, "app.py")], {
     env: { ...process.env, PORT: String(port), PEER_LEDGER: join(scratch, "ledger.jsonl") },
     stdio: ["ignore", log, log],
   });

@@ -5,19 +5,22 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { CheckResult, ContractCheck } from "./contract-checks";
 
-const requirements = readFileSync(
-  fileURLToPath(new URL("../../../../e2e/peers/agent-framework/requirements.txt", import.meta.url)),
-  "utf8",
-);
-const pinned = (name: string) => new RegExp(`^${name}==(\\S+)$`, "m").exec(requirements)?.[1] ?? "?";
+function releaseTitle(requirementsFile: string): string {
+  const pins = readFileSync(
+    fileURLToPath(new URL(`../../../../e2e/peers/agent-framework/${requirementsFile}`, import.meta.url)),
+    "utf8",
+  );
+  const pinned = (name: string) => new RegExp(`^${name}==(\\S+)$`, "m").exec(pins)?.[1] ?? "?";
+  return `Agent Framework (ag-ui ${pinned("agent-framework-ag-ui")}, core ${pinned("agent-framework-core")})`;
+}
 
+/** Each emulation stands beside the real release it emulates. */
 export const INTEROP_COLUMNS = [
   { id: "contract", title: "mock, contract" },
   { id: "af-lifecycle", title: "mock, af-lifecycle" },
-  {
-    id: "agent-framework",
-    title: `Agent Framework (ag-ui ${pinned("agent-framework-ag-ui")}, core ${pinned("agent-framework-core")})`,
-  },
+  { id: "agent-framework", title: releaseTitle("requirements.txt") },
+  { id: "af-legacy", title: "mock, af-legacy" },
+  { id: "agent-framework-reported", title: releaseTitle("requirements-reported.txt") },
 ] as const;
 
 export type InteropColumnId = (typeof INTEROP_COLUMNS)[number]["id"];

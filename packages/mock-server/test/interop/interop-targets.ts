@@ -1,8 +1,8 @@
-// The servers the contract checks judge, started on free ports: the mock in its
-// contract mode, the mock's emulation of today's Agent Framework, and the real Agent
-// Framework endpoint (when its Python environment is installed).
+// The servers the contract checks judge, started on free ports: the mock in each mode,
+// and the real Agent Framework endpoint in two releases (when their Python environments
+// are installed).
 import { type MockMode, startMockServer } from "../../src/index";
-import { startAgentFrameworkPeer } from "./agent-framework-peer";
+import { type PeerRelease, startAgentFrameworkPeer } from "./agent-framework-peer";
 import type { CheckTarget } from "./contract-checks";
 
 export interface RunningTarget extends CheckTarget {
@@ -28,7 +28,7 @@ export async function startMockTarget(mode: MockMode): Promise<RunningTarget> {
   };
 }
 
-export async function startAgentFrameworkTarget(): Promise<RunningTarget> {
-  const peer = await startAgentFrameworkPeer();
+export async function startAgentFrameworkTarget(release: PeerRelease): Promise<RunningTarget> {
+  const peer = await startAgentFrameworkPeer(release);
   return { url: peer.url, ledger: peer.ledger, chaos: peer.chaos, close: peer.close };
 }
