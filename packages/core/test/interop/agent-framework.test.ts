@@ -129,7 +129,7 @@ describe.each(RELEASES)("the real Agent Framework server, %s release", (release,
       expect(declared.includes("editedArgs") || declared.includes("target")).toBe(true);
       const thread = client.thread("af-card").store.getState();
       const proposed = thread.messages.flatMap((message) =>
-        "toolCalls" in message ? (message.toolCalls ?? []) : [],
+        message.role === "assistant" ? (message.toolCalls ?? []) : [],
       );
       expect(proposed.map((call) => call.function.name)).toContain("deploy_change");
     },
