@@ -194,7 +194,7 @@ export class AfEngine {
     }
     const decision = readLegacyPayload(entry.payload, occurrence.args);
     const result = decision.approved ? await this.#executeOnce(occurrence, decision.args, alive, sink) : null;
-    await this.#finishTurn(input, occurrence, decision, result, emit, runId);
+    await this.#finishTurn(input, occurrence, decision, result, emit, runId, "af-legacy");
   }
 
   // ── af-lifecycle ──────────────────────────────────────────────────────────
@@ -253,6 +253,7 @@ export class AfEngine {
         record.result,
         emit,
         runId,
+        "af-lifecycle",
       );
       return;
     }
@@ -314,7 +315,7 @@ export class AfEngine {
     occurrence.state = read.approved ? OccurrenceState.resolved : OccurrenceState.rejected;
     if (record.result !== null) this.#recordToolResult(threadId, occurrence, record.result);
     this.#deps.save();
-    await this.#finishTurn(input, occurrence, read, record.result, emit, runId);
+    await this.#finishTurn(input, occurrence, read, record.result, emit, runId, "af-lifecycle");
   }
 
   #settle(record: LifecycleRecord): void {
@@ -354,8 +355,16 @@ export class AfEngine {
     result: { readonly messageId: string; readonly content: string } | null,
     emit: (event: AgUiEvent) => void,
     runId: string,
+    flavour: AfFlavour,
   ): Promise<void> {
     const { threadId } = input;
+    // 1.0.1 streams nothing before the model's first output: a model call that fails
+    // after the tool ran is a bare RUN_ERROR, with no sign that the tool ran.
+    const modelFailsFirst = flavour === "af-legacy" && (await this.#fault(FaultPoint.afterTool, threadId));
+    if (modelFailsFirst) {
+      emit(modelCallFailed());
+      return;
+    }
     emit({ type: "RUN_STARTED", threadId, runId } as AgUiEvent);
     if (result !== null) {
       emit({
@@ -366,12 +375,8 @@ export class AfEngine {
         role: "tool",
       } as AgUiEvent);
     }
-    if (await this.#fault(FaultPoint.afterTool, threadId)) {
-      emit({
-        type: "RUN_ERROR",
-        code: ExceptionCode.modelCall,
-        message: "Service failed to complete the prompt: simulated provider 500",
-      } as AgUiEvent);
+    if (flavour === "af-lifecycle" && (await this.#fault(FaultPoint.afterTool, threadId))) {
+      emit(modelCallFailed());
       return;
     }
     const text = result === null ? DEPLOY_REJECTED_TEXT : deployDone(String(decision.args.target));
@@ -426,6 +431,14 @@ export class AfEngine {
     }
     return fault !== undefined;
   }
+}
+
+function modelCallFailed(): AgUiEvent {
+  return {
+    type: "RUN_ERROR",
+    code: ExceptionCode.modelCall,
+    message: "Service failed to complete the prompt: simulated provider 500",
+  } as AgUiEvent;
 }
 
 function notFound(interruptId: string): AgUiEvent {

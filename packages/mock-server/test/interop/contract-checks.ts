@@ -269,6 +269,16 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     },
   },
   {
+    id: "model-failure-report",
+    rule: "that failure arrives after `RUN_STARTED` and the tool result: the client can tell the tool ran",
+    async run(target) {
+      const { first } = await approveWith(target, "modelreport", { point: "after-tool", action: "fail" });
+      const seen = types(first);
+      const told = seen.includes("RUN_STARTED") && seen.includes("TOOL_CALL_RESULT");
+      return { pass: told, observed: seen.join(", ") };
+    },
+  },
+  {
     id: "model-failure-thread",
     rule: "after that failure, the thread (hydration) shows the tool's result (what the rules for servers without the contract read)",
     async run(target) {
