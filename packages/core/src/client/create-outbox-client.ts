@@ -182,9 +182,10 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       deps,
       serverKind,
       hydrate: (threadId) => runner.hydrate(threadId),
-      publish: (entries) => {
+      publish: (entries, change) => {
         outboxStore.setState({ entries });
-        const { changed, removed } = changes.observe(entries);
+        const { changed, removed } =
+          change.kind === "all" ? changes.observe(entries) : changes.observeEntry(change.key, change.entry);
         if (applyingRemote) return;
         for (const entry of changed) tabs.broadcast({ type: "entry-changed", entry });
         if (removed.length > 0) tabs.broadcast({ type: "entries-removed", keys: removed });

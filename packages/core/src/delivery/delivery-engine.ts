@@ -3,6 +3,7 @@ import { ErrorKind, isOutboxError, OutboxError } from "../errors/outbox-error";
 import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
 import type { OutboxStore } from "../outbox/outbox-store";
 import { type EntryAction, reduceEntry } from "../outbox/reducer";
+import { sortEntries, withEntry, withoutEntry } from "../outbox/sorted-entries";
 import { classifyOutcome } from "../outcome/classify";
 import { outcomeContext } from "../outcome/context";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
@@ -43,8 +44,11 @@ export interface DeliveryEngineOptions {
   readonly serverKind: () => ServerKind;
   /** Hydrates a thread from the server (shared with the thread handles). */
   readonly hydrate: (threadId: string) => Promise<void>;
-  /** Called after every committed change with the namespace's entries. */
-  readonly publish: (entries: readonly OutboxEntry[]) => void;
+  /**
+   * Called after every committed change with the namespace's entries (oldest
+   * first) and what the change touched.
+   */
+  readonly publish: (entries: readonly OutboxEntry[], change: EntriesChange) => void;
   readonly onPaused: (entry: OutboxEntry) => void;
   readonly stallTimeoutMs: number;
   readonly maxEventBytes: number;
@@ -53,12 +57,28 @@ export interface DeliveryEngineOptions {
   readonly maxReattachesWithoutProgress: number;
 }
 
+/**
+ * What one publish covers: one key (its new entry, or `undefined` once it is
+ * gone), or every entry after a read of storage.
+ */
+export type EntriesChange =
+  | { readonly kind: "entry"; readonly key: string; readonly entry: OutboxEntry | undefined }
+  | { readonly kind: "all" };
+
+const RELOADED: EntriesChange = { kind: "all" };
+
 const RESEND_REASON = "The stream could not be re-attached; sending again with the same key.";
 const STORAGE_RETRY_REASON = "Saving delivery progress failed; trying again.";
 
 export class DeliveryEngine {
   readonly #options: DeliveryEngineOptions;
   readonly #entries = new Map<string, OutboxEntry>();
+  /**
+   * The same entries in storage order, replaced (never mutated) on each change:
+   * what `publish` hands out. Kept in step with `#entries` by binary search, so a
+   * change costs no sort and no pass over the other entries.
+   */
+  #sorted: readonly OutboxEntry[] = [];
   readonly #running = new Set<string>();
   /** Keys whose schedule was asked for while they were running: looked at again when the run ends. */
   readonly #rescheduleAfterRun = new Set<string>();
@@ -72,15 +92,15 @@ export class DeliveryEngine {
     this.#options = options;
   }
 
-  entries(): OutboxEntry[] {
-    return [...this.#entries.values()].sort((a, b) => a.createdAt - b.createdAt || (a.key < b.key ? -1 : 1));
+  /** The namespace's entries, oldest first. A snapshot: later changes make a new array. */
+  entries(): readonly OutboxEntry[] {
+    return this.#sorted;
   }
 
   get(key: string): OutboxEntry | undefined {
     return this.#entries.get(key);
   }
 
-  /** Loads the namespace's entries from storage; does not send. */
   /**
    * (Re)reads the namespace's entries from storage; does not send. Storage is the
    * source of truth, except for an entry another tab reported while the read was
@@ -94,7 +114,8 @@ export class DeliveryEngine {
       const mirrored = known.get(entry.key);
       this.#entries.set(entry.key, mirrored && mirrored.updatedAt > entry.updatedAt ? mirrored : entry);
     }
-    this.#publish();
+    this.#sorted = sortEntries(this.#entries.values());
+    this.#options.publish(this.#sorted, RELOADED);
   }
 
   /** Adopts an entry written elsewhere (this tab's `answer()`, or another tab). */
@@ -102,15 +123,17 @@ export class DeliveryEngine {
     if (entry.namespace !== this.#options.namespace) return;
     const known = this.#entries.get(entry.key);
     if (known && known.updatedAt > entry.updatedAt) return;
-    this.#entries.set(entry.key, entry);
-    this.#publish();
+    this.#set(entry, known);
     if (this.#active) this.schedule(entry.key);
   }
 
   forget(key: string): void {
     this.#cancelTimer(key);
+    const known = this.#entries.get(key);
+    if (known === undefined) return;
     this.#entries.delete(key);
-    this.#publish();
+    this.#sorted = withoutEntry(this.#sorted, known);
+    this.#options.publish(this.#sorted, { kind: "entry", key, entry: undefined });
   }
 
   /**
@@ -201,8 +224,11 @@ export class DeliveryEngine {
     this.#timers.delete(key);
   }
 
-  #publish(): void {
-    this.#options.publish(this.entries());
+  /** Holds `entry` (replacing `previous`, its key's current entry) and publishes the change. */
+  #set(entry: OutboxEntry, previous: OutboxEntry | undefined): void {
+    this.#entries.set(entry.key, entry);
+    this.#sorted = withEntry(this.#sorted, entry, previous);
+    this.#options.publish(this.#sorted, { kind: "entry", key: entry.key, entry });
   }
 
   async #commit(key: string, action: EntryAction): Promise<OutboxEntry | undefined> {
@@ -211,8 +237,7 @@ export class DeliveryEngine {
     const next = reduceEntry(entry, action);
     if (next === entry) return entry;
     await this.#options.store.put(next);
-    this.#entries.set(key, next);
-    this.#publish();
+    this.#set(next, this.#entries.get(key));
     return next;
   }
 

@@ -52,3 +52,18 @@ test("stream progress within one millisecond is a change", () => {
   expect(seen.cursor.lastSeq).toBe(2);
   expect(tracker.observe([seen]).changed).toEqual([seen]);
 });
+
+test("one key at a time: the same answers as comparing the whole list", () => {
+  const tracker = createEntryChangeTracker();
+  const a = entry("a");
+  const b = entry("b");
+  expect(tracker.observe([a])).toEqual({ changed: [a], removed: [] });
+  expect(tracker.observeEntry("b", b)).toEqual({ changed: [b], removed: [] });
+  expect(tracker.observeEntry("a", { ...a })).toEqual({ changed: [], removed: [] });
+  const sending = reduceEntry(a, { type: "attempt-started", at: a.updatedAt });
+  expect(tracker.observeEntry("a", sending)).toEqual({ changed: [sending], removed: [] });
+  expect(tracker.observeEntry("b", undefined)).toEqual({ changed: [], removed: ["b"] });
+  expect(tracker.observeEntry("b", undefined)).toEqual({ changed: [], removed: [] });
+  // A full comparison afterwards starts from what the single-key calls left.
+  expect(tracker.observe([sending])).toEqual({ changed: [], removed: [] });
+});

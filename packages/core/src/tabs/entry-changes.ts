@@ -15,7 +15,14 @@ export interface EntryChangeTracker {
    * adopted entry is not sent back as a change of ours.
    */
   observe(entries: readonly OutboxEntry[]): EntryChanges;
+  /**
+   * The same for a change to one key only (`entry` undefined: it is gone), in
+   * constant time: what a delivery step or an adopted message publishes.
+   */
+  observeEntry(key: string, entry: OutboxEntry | undefined): EntryChanges;
 }
+
+const NOTHING: EntryChanges = { changed: [], removed: [] };
 
 /**
  * What a reducer step can move. `updatedAt` alone is not enough: two steps in
@@ -41,7 +48,8 @@ function signature(entry: OutboxEntry): string {
 /**
  * The delivery engine publishes the whole entry list after each commit; other
  * tabs only need what changed. Comparing each key's progress turns the list
- * into `entry-changed` / `entries-removed` messages.
+ * into `entry-changed` / `entries-removed` messages. A commit touches one key,
+ * so it is compared alone; only a read of storage compares them all.
  */
 export function createEntryChangeTracker(): EntryChangeTracker {
   let known = new Map<string, OutboxEntry>();
@@ -59,6 +67,19 @@ export function createEntryChangeTracker(): EntryChangeTracker {
       const removed = [...known.keys()].filter((key) => !next.has(key));
       known = next;
       return { changed, removed };
+    },
+    observeEntry(key, entry) {
+      const before = known.get(key);
+      if (entry === undefined) {
+        if (before === undefined) return NOTHING;
+        known.delete(key);
+        return { changed: [], removed: [key] };
+      }
+      known.set(key, entry);
+      if (before === undefined || (before !== entry && signature(before) !== signature(entry))) {
+        return { changed: [entry], removed: [] };
+      }
+      return NOTHING;
     },
   };
 }
