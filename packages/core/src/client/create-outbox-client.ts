@@ -60,7 +60,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     tabs.broadcast({ type: "thread-event", threadId, event });
   });
   const changes = createEntryChangeTracker();
-  /** True while a change that came from another tab is applied: it is not sent back. */
+  /** True while a change that is not to be announced is applied (one that came from another tab). */
   let applyingRemote = false;
   const http = new AgentHttp({
     url: options.url.replace(/\/$/, ""),
@@ -245,7 +245,11 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     });
   }
 
-  function remote(apply: () => void): void {
+  /**
+   * Applies a change without announcing it to other tabs: it came from one, or
+   * it is announced by its own message.
+   */
+  function silently(apply: () => void): void {
     applyingRemote = true;
     try {
       apply();
@@ -259,7 +263,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     switch (message.type) {
       case "entry-changed":
         if (!running) return;
-        remote(() => running.adopt(message.entry));
+        silently(() => running.adopt(message.entry));
         if (["applied", "elsewhere", "lost"].includes(message.entry.state)) {
           threads.dropInterrupt(message.entry.threadId, message.entry.interruptId);
         }
@@ -269,11 +273,11 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
         void store
           .get(message.key)
           .catch(() => undefined)
-          .then((stored) => remote(() => running.adopt(stored ?? message.entry)));
+          .then((stored) => silently(() => running.adopt(stored ?? message.entry)));
         return;
       case "entries-removed":
         if (!running) return;
-        remote(() => {
+        silently(() => {
           for (const key of message.keys) running.forget(key);
         });
         return;
@@ -367,9 +371,16 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     const entry: OutboxEntry = interrupt.toolCallId ? { ...fresh, toolCallId: interrupt.toolCallId } : fresh;
     const result = await opened.putIfAbsentForInterrupt(entry);
     if (result.inserted) {
-      running.adopt(result.entry);
-      tabs.broadcast({ type: "entry-added", key: result.entry.key, entry: result.entry });
-      return result.entry;
+      // The write has committed: resolve now, with the entry already in the outbox
+      // state. Telling the other tabs and starting the send (whose first step is
+      // the durable `sending` write) wait for the next task, off the path of the
+      // caller awaiting the commit.
+      const inserted = result.entry;
+      deps.timers.setTimeout(() => {
+        tabs.broadcast({ type: "entry-added", key: inserted.key, entry: inserted });
+      }, 0);
+      silently(() => running.adopt(inserted, { sendAfterThisTask: true }));
+      return inserted;
     }
     const existing = result.existing;
     running.adopt(existing);

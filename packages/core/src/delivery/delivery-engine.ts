@@ -118,13 +118,19 @@ export class DeliveryEngine {
     this.#options.publish(this.#sorted, RELOADED);
   }
 
-  /** Adopts an entry written elsewhere (this tab's `answer()`, or another tab). */
-  adopt(entry: OutboxEntry): void {
+  /**
+   * Adopts an entry written elsewhere (this tab's `answer()`, or another tab).
+   * It is published at once; with `sendAfterThisTask` its delivery starts in a
+   * later task, so the code that just wrote it goes on first.
+   */
+  adopt(entry: OutboxEntry, options: { readonly sendAfterThisTask?: boolean } = {}): void {
     if (entry.namespace !== this.#options.namespace) return;
     const known = this.#entries.get(entry.key);
     if (known && known.updatedAt > entry.updatedAt) return;
     this.#set(entry, known);
-    if (this.#active) this.schedule(entry.key);
+    if (!this.#active) return;
+    if (options.sendAfterThisTask) this.#wakeAfter(entry.key, 0);
+    else this.schedule(entry.key);
   }
 
   forget(key: string): void {
@@ -202,14 +208,20 @@ export class DeliveryEngine {
     if (wait > 0) {
       // The timer only asks again: timers may fire a little early, and the
       // reducer refuses an attempt before `nextAttemptAt`.
-      const handle = this.#options.deps.timers.setTimeout(() => {
-        this.#timers.delete(key);
-        this.schedule(key);
-      }, wait);
-      this.#timers.set(key, handle);
+      this.#wakeAfter(key, wait);
       return;
     }
     void this.#run(key);
+  }
+
+  /** Schedules `key` again in `ms`, replacing any timer it had; `deactivate` cancels it. */
+  #wakeAfter(key: string, ms: number): void {
+    this.#cancelTimer(key);
+    const handle = this.#options.deps.timers.setTimeout(() => {
+      this.#timers.delete(key);
+      this.schedule(key);
+    }, ms);
+    this.#timers.set(key, handle);
   }
 
   #waitBeforeAttempt(entry: OutboxEntry): number {

@@ -152,21 +152,33 @@ export class IdbStore implements OutboxStore {
 
   putIfAbsentForInterrupt(entry: OutboxEntry, options: PutIfAbsentOptions = {}): Promise<PutIfAbsentResult> {
     const operation = "putIfAbsentForInterrupt";
-    return this.#write(operation, ["entries"], async (tx): Promise<PutIfAbsentResult> => {
-      assertStorableEntry(operation, entry);
-      const entries = tx.objectStore("entries");
-      // The check and the insert share one readwrite transaction: IndexedDB
-      // serialises overlapping readwrite transactions across connections, so a
-      // second tab's call sees this insert.
-      const siblings = await entries
-        .index("by-interrupt")
-        .getAll([entry.namespace, entry.threadId, entry.interruptId]);
-      const live = findLiveEntry(siblings, options.isSuperseded ?? isSupersededByDefault);
-      if (live !== undefined) return { inserted: false, existing: live };
-      // `add`, not `put`: a reused key must fail rather than overwrite another answer.
-      await entries.add(entry);
-      return { inserted: true, entry: structuredClone(entry) };
-    });
+    return this.#write(
+      operation,
+      ["entries"],
+      async (tx): Promise<PutIfAbsentResult | RolledBack<PutIfAbsentResult>> => {
+        assertStorableEntry(operation, entry);
+        const entries = tx.objectStore("entries");
+        // The check and the insert share one readwrite transaction: IndexedDB
+        // serialises overlapping readwrite transactions across connections, so a
+        // second tab's call sees this insert. Both requests go out at once (requests
+        // run in order, so the read does not see the insert): the common case, no
+        // live answer yet, then costs one round trip to the database, not two.
+        const reading = entries
+          .index("by-interrupt")
+          .getAll([entry.namespace, entry.threadId, entry.interruptId]);
+        // `add`, not `put`: a reused key must fail rather than overwrite another answer.
+        const adding = entries.add(entry);
+        const live = findLiveEntry(await reading, options.isSuperseded ?? isSupersededByDefault);
+        if (live !== undefined) {
+          // Another answer is live: take the insert back. The transaction cannot have
+          // committed yet, the insert's result is still to be delivered.
+          adding.catch(() => {});
+          return new RolledBack<PutIfAbsentResult>({ inserted: false, existing: live });
+        }
+        await adding;
+        return { inserted: true, entry: structuredClone(entry) };
+      },
+    );
   }
 
   delete(key: string): Promise<boolean> {
@@ -233,7 +245,7 @@ export class IdbStore implements OutboxStore {
   async #write<T, const Names extends StoreNames<OutboxDbSchema>[]>(
     operation: string,
     storeNames: Names,
-    work: (tx: IDBPTransaction<OutboxDbSchema, Names, "readwrite">) => Promise<T>,
+    work: (tx: IDBPTransaction<OutboxDbSchema, Names, "readwrite">) => Promise<T | RolledBack<T>>,
   ): Promise<T> {
     try {
       this.#assertOpen(operation);
@@ -253,17 +265,31 @@ export class IdbStore implements OutboxStore {
   }
 }
 
+/** A transaction's result whose writes are to be taken back: the transaction is aborted. */
+class RolledBack<T> {
+  readonly value: T;
+  constructor(value: T) {
+    this.value = value;
+  }
+}
+
 /**
  * Runs `work` and resolves after the transaction commits. On any failure the
- * transaction is aborted, so a refused or half-done operation writes nothing.
+ * transaction is aborted, so a refused or half-done operation writes nothing;
+ * a `RolledBack` result aborts it too and resolves with its value.
  */
 async function runInTransaction<T>(
   tx: { readonly done: Promise<void>; abort(): void },
-  work: () => Promise<T>,
+  work: () => Promise<T | RolledBack<T>>,
 ): Promise<T> {
   const done = tx.done;
   try {
     const result = await work();
+    if (result instanceof RolledBack) {
+      done.catch(() => {});
+      tx.abort();
+      return result.value;
+    }
     await done;
     return result;
   } catch (error) {
