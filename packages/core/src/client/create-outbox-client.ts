@@ -163,17 +163,69 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     }
   }
 
-  async function loadCachedServerKind(opened: OutboxStore): Promise<void> {
+  /** True when a server kind from an earlier start was found in storage. */
+  async function loadCachedServerKind(opened: OutboxStore): Promise<boolean> {
     const cached = await opened.getMeta(namespace, CAPABILITIES_META_ID).catch(() => undefined);
-    if (cached === "contract" || cached === "degraded") connectionStore.setState({ serverKind: cached });
+    if (cached !== "contract" && cached !== "degraded") return false;
+    connectionStore.setState({ serverKind: cached });
+    return true;
   }
 
+  /*
+   * Start, with the recovery path kept short:
+   *
+   *   tabs.start() (channel open, lock asked) ──┐ messages from other tabs wait in `early`
+   *   open storage ─▶ read kind + entries + background runs ─▶ ready ─▶ `loaded`
+   *   capabilities GET ─────────────────────────┐                        │
+   *   lock granted ─▶ leadership: await loaded ─▶ (kind known) ─▶ activate: send
+   *
+   * The channel is open before storage is read, so whatever another tab commits
+   * after that read reaches this tab as a message: a tab that holds the lock by
+   * the time the first read is done need not read storage again.
+   * With a server kind cached by an earlier start, recovered entries go out
+   * while capabilities refresh: their bodies were fixed when they were answered,
+   * for the kind known then, and every outcome is classified with the kind in
+   * force when it arrives (the refreshed one, once the refresh has answered).
+   * Without a cached kind, sending waits for the first capabilities answer.
+   */
   async function doStart(): Promise<void> {
+    const joined = tabs.start();
+    joined.catch(() => {});
+    try {
+      await openAndLoad();
+    } catch (error) {
+      // Do not hold the lock for a tab that will never send.
+      void tabs.stop();
+      throw error;
+    }
+    const refreshed = refreshCapabilities();
+    if (!kindWasCached) await refreshed;
+    markKindKnown();
+    unsubscribers.push(
+      deps.online.subscribe((online) => {
+        connectionStore.setState({ online });
+        if (online) {
+          setLink({ name: "connected", serverKind: serverKind() });
+          if (tabs.state.leader) engine?.retryNetworkWaitsNow();
+        } else {
+          setLink({ name: "offline" });
+        }
+      }),
+      deps.visible.subscribe((visible) => {
+        if (visible && tabs.state.leader) engine?.retryNetworkWaitsNow();
+      }),
+    );
+    await joined;
+    // `start()` resolves with the server kind current, as it always has.
+    await refreshed;
+  }
+
+  async function openAndLoad(): Promise<void> {
     store = await openStore();
     if (options.requestPersistence !== false && outboxStore.getState().durable) {
       void requestPersistentStorage(deps.storageManager());
     }
-    await loadCachedServerKind(store);
+    const opened = store;
     engine = new DeliveryEngine({
       namespace,
       store,
@@ -199,32 +251,31 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       retry: options.retry ?? {},
       maxReattachesWithoutProgress: 2,
     });
-    await engine.load();
-    await background.resumeAll();
+    // Three independent reads, side by side.
+    const [cached] = await Promise.all([loadCachedServerKind(opened), engine.load(), background.resumeAll()]);
+    kindWasCached = cached;
     outboxStore.setState({ ready: true });
-    await refreshCapabilities();
-    unsubscribers.push(
-      deps.online.subscribe((online) => {
-        connectionStore.setState({ online });
-        if (online) {
-          setLink({ name: "connected", serverKind: serverKind() });
-          if (tabs.state.leader) engine?.retryNetworkWaitsNow();
-        } else {
-          setLink({ name: "offline" });
-        }
-      }),
-      deps.visible.subscribe((visible) => {
-        if (visible && tabs.state.leader) engine?.retryNetworkWaitsNow();
-      }),
-    );
-    await tabs.start();
-    // A follower hears other tabs only from here on: read storage once more for
-    // what the sending tab settled between the first read and now.
-    if (!tabs.state.leader) await engine.load();
+    for (const message of early.splice(0)) onTabMessage(message);
+    markLoaded();
   }
 
   /** Leadership changes run one after another, so a quick loss never races a takeover. */
   let leadership: Promise<void> = Promise.resolve();
+  /** Messages from other tabs that arrived before the engine was loaded: applied right after. */
+  const early: TabMessage[] = [];
+  let loadedOnce = false;
+  let kindWasCached = false;
+  let markLoaded = () => {};
+  const loaded = new Promise<void>((resolve) => {
+    markLoaded = () => {
+      loadedOnce = true;
+      resolve();
+    };
+  });
+  let markKindKnown = () => {};
+  const kindKnown = new Promise<void>((resolve) => {
+    markKindKnown = resolve;
+  });
 
   function onLeadershipChange(isLeader: boolean): void {
     connectionStore.setState({ leader: isLeader });
@@ -233,10 +284,15 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       background.deactivate();
       return;
     }
+    // Granted before the first read finished: that read (begun with the channel
+    // open) is recent enough. Granted later: read again.
+    const reread = loadedOnce;
     leadership = leadership.then(async () => {
+      await loaded;
       if (!engine || disposed) return;
       // Followers may have written answers while no tab led: read them all.
-      await engine.load();
+      if (reread) await engine.load();
+      await kindKnown;
       if (tabs.state.leader && !disposed) {
         await engine.activate();
         await background.resumeAll();
@@ -259,6 +315,10 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
   }
 
   function onTabMessage(message: TabMessage): void {
+    if (!loadedOnce) {
+      early.push(message);
+      return;
+    }
     const running = engine;
     switch (message.type) {
       case "entry-changed":

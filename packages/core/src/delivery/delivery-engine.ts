@@ -83,6 +83,11 @@ export class DeliveryEngine {
   /** Keys whose schedule was asked for while they were running: looked at again when the run ends. */
   readonly #rescheduleAfterRun = new Set<string>();
   readonly #timers = new Map<string, unknown>();
+  /**
+   * Entries found in flight by `activate` (the page that sent them is gone):
+   * their `recovered-on-start` step is written together with the next step.
+   */
+  readonly #recovering = new Set<string>();
   #abort = new AbortController();
   #active = false;
   /** The last `retry:` a stream sent: a floor for the next backoff. */
@@ -150,10 +155,11 @@ export class DeliveryEngine {
     if (this.#active) return;
     this.#active = true;
     this.#abort = new AbortController();
+    const at = this.#options.deps.now();
     for (const entry of this.entries()) {
-      if (entry.state === EntryState.sending || entry.state === EntryState.streaming) {
-        await this.#commit(entry.key, { type: "recovered-on-start", at: this.#options.deps.now() });
-      }
+      // Not written on its own: the delivery writes it with its first step (the
+      // resend's `sending`), so a recovered answer costs one write before it goes.
+      if (reduceEntry(entry, { type: "recovered-on-start", at }) !== entry) this.#recovering.add(entry.key);
       this.schedule(entry.key);
     }
   }
@@ -161,6 +167,7 @@ export class DeliveryEngine {
   /** Stops sending (this tab lost leadership or the client is disposed). State stays durable. */
   deactivate(): void {
     this.#active = false;
+    this.#recovering.clear();
     this.#abort.abort(new OutboxError(ErrorKind.disposed, "Delivery stopped."));
     for (const key of [...this.#timers.keys()]) this.#cancelTimer(key);
   }
@@ -243,10 +250,12 @@ export class DeliveryEngine {
     this.#options.publish(this.#sorted, { kind: "entry", key: entry.key, entry });
   }
 
-  async #commit(key: string, action: EntryAction): Promise<OutboxEntry | undefined> {
+  /** Reduces `actions` in turn and writes the result once (one step, or a recovery and its step). */
+  async #commit(key: string, ...actions: readonly EntryAction[]): Promise<OutboxEntry | undefined> {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    const next = reduceEntry(entry, action);
+    let next = entry;
+    for (const action of actions) next = reduceEntry(next, action);
     if (next === entry) return entry;
     await this.#options.store.put(next);
     this.#set(next, this.#entries.get(key));
@@ -272,9 +281,11 @@ export class DeliveryEngine {
   }
 
   async #deliver(key: string): Promise<void> {
+    const recovering = this.#recovering.delete(key);
     const initial = this.#entries.get(key);
     if (!initial || isFinalState(initial.state) || initial.state === EntryState.paused) return;
     if (initial.everSent && this.#options.deps.now() >= initial.expiresAt) {
+      if (recovering) await this.#commit(key, { type: "recovered-on-start", at: this.#options.deps.now() });
       await this.#reconcile(key);
       return;
     }
@@ -285,7 +296,7 @@ export class DeliveryEngine {
     const first =
       initial.state === EntryState.streaming && initial.cursor.acked
         ? await this.#reattach(key)
-        : await this.#send(key);
+        : await this.#send(key, recovering);
     if (!first) return;
     let signal = first;
     let reattachesWithoutProgress = 0;
@@ -427,9 +438,16 @@ export class DeliveryEngine {
     void this.#retryLater(key, retry, undefined, true).catch(() => {});
   }
 
-  /** One POST of the entry's exact body; undefined when the entry is not due for one. */
-  async #send(key: string): Promise<DeliverySignal | undefined> {
-    const started = await this.#commit(key, { type: "attempt-started", at: this.#options.deps.now() });
+  /**
+   * One POST of the entry's exact body; undefined when the entry is not due for
+   * one. `recovering`: the entry was in flight when the last page died, so the
+   * write before the POST also records its recovery.
+   */
+  async #send(key: string, recovering = false): Promise<DeliverySignal | undefined> {
+    const at = this.#options.deps.now();
+    const started = recovering
+      ? await this.#commit(key, { type: "recovered-on-start", at }, { type: "attempt-started", at })
+      : await this.#commit(key, { type: "attempt-started", at });
     if (!started || started.state !== EntryState.sending) return undefined;
     let response: Response;
     try {
