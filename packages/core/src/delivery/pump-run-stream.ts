@@ -10,7 +10,7 @@ import {
   type StreamCursor,
 } from "../protocol";
 import { CursorVerdict, createEventLog, type EventLog } from "../stream/event-log";
-import { readEventStream } from "../stream/read-event-stream";
+import { readEventBatches } from "../stream/read-event-stream";
 import type { Timers } from "../stream/timers";
 
 export interface PumpOptions {
@@ -80,24 +80,32 @@ export function failureSignal(error: unknown): DeliverySignal {
  * from the last event it really processed.
  */
 export async function pumpRunStream(response: Response, options: PumpOptions): Promise<DeliverySignal> {
+  const { signal, onEvent } = options;
   try {
-    const stream = readEventStream(response, {
+    // Chunk by chunk: a generator step per event would cost more than decoding it.
+    const batches = readEventBatches(response, {
       timers: options.timers,
       stallTimeoutMs: options.stallTimeoutMs,
       maxEventBytes: options.maxEventBytes,
-      ...(options.signal ? { signal: options.signal } : {}),
+      ...(signal ? { signal } : {}),
       ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     });
     let log = options.log;
-    for await (const { event, cursor } of stream) {
-      if (!log) log = createEventLog(cursor ? [{ runId: cursor.runId, seq: cursor.seq - 1 }] : []);
-      const judged = log.accept(cursor);
-      if (judged === CursorVerdict.duplicate) continue;
-      // Leaving the loop closes the body; the caller re-attaches from the log's cursor.
-      if (judged === CursorVerdict.gap) return { type: "stream-ended" };
-      await options.onEvent(event, cursor);
-      const terminal = terminalSignal(event);
-      if (terminal) return terminal;
+    for await (const batch of batches) {
+      for (const { event, cursor } of batch) {
+        // Aborted while an earlier event of the batch was handled: stop before this one.
+        if (signal?.aborted) throw signal.reason;
+        if (!log) log = createEventLog(cursor ? [{ runId: cursor.runId, seq: cursor.seq - 1 }] : []);
+        const judged = log.accept(cursor);
+        if (judged === CursorVerdict.duplicate) continue;
+        // Leaving the loop closes the body; the caller re-attaches from the log's cursor.
+        if (judged === CursorVerdict.gap) return { type: "stream-ended" };
+        // Only a returned promise is awaited: a microtask hop per event adds up.
+        const handled = onEvent(event, cursor);
+        if (handled !== undefined) await handled;
+        const terminal = terminalSignal(event);
+        if (terminal) return terminal;
+      }
     }
     return { type: "stream-ended" };
   } catch (error) {

@@ -1,6 +1,6 @@
 import { afterEach, expect, test, vi } from "vitest";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
-import { readEventStream } from "./read-event-stream";
+import { readEventBatches, readEventStream } from "./read-event-stream";
 import {
   bytes,
   collect,
@@ -423,5 +423,68 @@ test("breaking out of the loop closes the body", async () => {
   for await (const streamed of readEventStream(response)) {
     if (streamed.cursor?.seq === 2) break;
   }
+  expect(cancel).toHaveBeenCalledTimes(1);
+});
+
+// ---- batches -------------------------------------------------------------------
+
+test("readEventBatches yields the events of each chunk together, in order, and returns the end", async () => {
+  const frames = run.split(/(?<=\n\n)/);
+  // Chunks: frames 1-2 whole, frame 3 cut in two, frames 4-5.
+  const third = frames[2] ?? "";
+  const chunks = [
+    frames[0] + (frames[1] ?? ""),
+    third.slice(0, 20),
+    third.slice(20),
+    (frames[3] ?? "") + (frames[4] ?? ""),
+  ];
+  const batches = readEventBatches(sseResponse(chunks));
+  const seen: number[][] = [];
+  for (;;) {
+    const next = await batches.next();
+    if (next.done) {
+      expect(next.value.terminal.type).toBe("RUN_FINISHED");
+      expect(next.value.cursor).toEqual({ runId: "run-1", seq: 5 });
+      break;
+    }
+    seen.push(next.value.map((streamed) => streamed.cursor?.seq ?? 0));
+  }
+  expect(seen).toEqual([[1, 2], [3], [4, 5]]);
+});
+
+test("readEventBatches: the events before a failure in the same chunk come first, then the error", async () => {
+  const [first = "", second = ""] = run.split(/(?<=\n\n)/);
+  const badJson = "id: run-1:3\ndata: {oops\n\n";
+  const batches = readEventBatches(sseResponse([first + second + badJson]));
+  const next = await batches.next();
+  expect(next.done).toBe(false);
+  expect(next.done ? [] : next.value.map((streamed) => streamed.event.type)).toEqual([
+    "RUN_STARTED",
+    "TEXT_MESSAGE_START",
+  ]);
+  await expect(batches.next()).rejects.toMatchObject({ kind: ErrorKind.invalidJson });
+});
+
+test("an abort while the consumer handles one event of a chunk stops the events after it", async () => {
+  const cancel = vi.fn();
+  const abort = new AbortController();
+  const { response, controller } = controlledResponse({ onCancel: cancel });
+  controller.enqueue(runBytes); // all five events in one chunk, and the body stays open
+  const stream = readEventStream(response, { signal: abort.signal });
+  const seen: string[] = [];
+  const reason = new Error("navigated away");
+  const result = await (async () => {
+    try {
+      for await (const { event } of stream) {
+        seen.push(event.type);
+        abort.abort(reason);
+      }
+      return undefined;
+    } catch (error) {
+      return error;
+    }
+  })();
+  expect(result).toBe(reason);
+  expect(seen).toEqual(["RUN_STARTED"]);
   expect(cancel).toHaveBeenCalledTimes(1);
 });
