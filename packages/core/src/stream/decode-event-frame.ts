@@ -12,6 +12,7 @@ import {
   type StreamCursor,
   StreamCursorSchema,
 } from "../protocol/index";
+import { isJsonObject, isValidDeltaEvent } from "./delta-event-check";
 
 /** One validated AG-UI event and the cursor of the SSE frame that carried it. */
 export interface StreamedEvent {
@@ -50,58 +51,77 @@ const printableFieldName = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
  */
 export function decodeEventFrame(frame: EventSourceMessage): StreamedEvent {
   const cursor = frame.id === undefined ? undefined : parseEventId(frame.id);
-  const where = cursor === undefined ? "" : ` (frame ${formatEventId(cursor)})`;
 
   let json: unknown;
   try {
     json = JSON.parse(frame.data);
   } catch (cause) {
-    throw new OutboxError(ErrorKind.invalidJson, `Event data is not valid JSON${where}`, { cause });
+    throw new OutboxError(ErrorKind.invalidJson, `Event data is not valid JSON${where(cursor)}`, { cause });
   }
 
-  const result = EventMiniSchema.safeParse(json);
-  if (!result.success) {
-    const type = typeOf(json);
-    if (type === undefined) {
-      throw new OutboxError(ErrorKind.invalidEvent, `Event data has no string "type"${where}`);
-    }
-    const name = printableTypeName.test(type) ? type : "(unprintable)";
-    if (!knownEventTypes.has(type)) {
-      throw new OutboxError(ErrorKind.invalidEvent, `Unknown AG-UI event type ${name}${where}`);
-    }
-    const fields = [
-      ...new Set(
-        result.error.issues.map((issue) => {
-          const top = issue.path[0];
-          return typeof top === "string" && printableFieldName.test(top) ? top : "(event)";
-        }),
-      ),
-    ];
-    throw new OutboxError(
-      ErrorKind.invalidEvent,
-      `${name} event does not match the AG-UI schema (fields: ${fields.join(", ")})${where}`,
-    );
-  }
-
-  const event = result.data;
+  // The deltas, most of a stream, are checked by hand: exactly as strict, and
+  // JSON.parse already built the object the schema would copy.
+  const event = isValidDeltaEvent(json) ? (json as AgUiEvent) : validateEvent(json, cursor);
   const echoed = event.metadata?.[MetadataKey.stream];
-  if (echoed !== undefined) {
+  if (echoed !== undefined && !echoesCursor(echoed, cursor)) {
     const parsed = StreamCursorSchema.safeParse(echoed);
     if (!parsed.success) {
-      throw new OutboxError(ErrorKind.malformedStream, `metadata["x-stream"] is not a stream cursor${where}`);
-    }
-    if (cursor === undefined || cursor.runId !== parsed.data.runId || cursor.seq !== parsed.data.seq) {
       throw new OutboxError(
         ErrorKind.malformedStream,
-        `The frame id and metadata["x-stream"] disagree${where || " (frame without a valid id)"}`,
+        `metadata["x-stream"] is not a stream cursor${where(cursor)}`,
       );
     }
+    throw new OutboxError(
+      ErrorKind.malformedStream,
+      `The frame id and metadata["x-stream"] disagree${where(cursor) || " (frame without a valid id)"}`,
+    );
   }
   return { event, cursor };
 }
 
+/**
+ * The agreeing case without the schema: a parsed `id:` has a non-empty runId and
+ * a positive safe-integer seq, so an object holding the same two values is a
+ * valid cursor. Anything else goes to the schema, for the precise error.
+ */
+function echoesCursor(echoed: unknown, cursor: StreamCursor | undefined): boolean {
+  return (
+    cursor !== undefined && isJsonObject(echoed) && echoed.runId === cursor.runId && echoed.seq === cursor.seq
+  );
+}
+
+/** Validates with the AG-UI event schema; throws `invalid_event` naming the type and fields. */
+function validateEvent(json: unknown, cursor: StreamCursor | undefined): AgUiEvent {
+  const result = EventMiniSchema.safeParse(json);
+  if (result.success) return result.data;
+  const type = typeOf(json);
+  if (type === undefined) {
+    throw new OutboxError(ErrorKind.invalidEvent, `Event data has no string "type"${where(cursor)}`);
+  }
+  const name = printableTypeName.test(type) ? type : "(unprintable)";
+  if (!knownEventTypes.has(type)) {
+    throw new OutboxError(ErrorKind.invalidEvent, `Unknown AG-UI event type ${name}${where(cursor)}`);
+  }
+  const fields = [
+    ...new Set(
+      result.error.issues.map((issue) => {
+        const top = issue.path[0];
+        return typeof top === "string" && printableFieldName.test(top) ? top : "(event)";
+      }),
+    ),
+  ];
+  throw new OutboxError(
+    ErrorKind.invalidEvent,
+    `${name} event does not match the AG-UI schema (fields: ${fields.join(", ")})${where(cursor)}`,
+  );
+}
+
+/** Where an error happened, for its message: built only when one is thrown. */
+function where(cursor: StreamCursor | undefined): string {
+  return cursor === undefined ? "" : ` (frame ${formatEventId(cursor)})`;
+}
+
 function typeOf(value: unknown): string | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const type: unknown = (value as { readonly type?: unknown }).type;
+  const type = isJsonObject(value) ? value.type : undefined;
   return typeof type === "string" ? type : undefined;
 }
