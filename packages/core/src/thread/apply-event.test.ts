@@ -91,3 +91,40 @@ test("a replayed run restarts its messages instead of appending the same text tw
   const twice = fold(once, interruptRun);
   expect(twice.messages).toEqual(once.messages);
 });
+
+test("deltas never change an earlier state: each gives new objects only along the changed path", () => {
+  const before = fold(emptyThreadState("t1"), [
+    ...events([
+      { type: "MESSAGES_SNAPSHOT", messages: [{ id: "u0", role: "user", content: "deploy it" }] },
+      { type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "On it." },
+      { type: "TOOL_CALL_START", toolCallId: "call-1", toolCallName: "deploy_change", parentMessageId: "m1" },
+      { type: "TOOL_CALL_ARGS", toolCallId: "call-1", delta: '{"target":' },
+    ]),
+  ]);
+  const frozen = structuredClone(before);
+  const afterText = fold(before, events([{ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: " Now." }]));
+  const afterArgs = fold(
+    afterText,
+    events([{ type: "TOOL_CALL_ARGS", toolCallId: "call-1", delta: '"prod"}' }]),
+  );
+  expect(before).toEqual(frozen);
+  expect(afterText.messages[1]).toMatchObject({ content: "On it. Now." });
+  expect(afterArgs.messages[1]).toMatchObject({
+    content: "On it. Now.",
+    toolCalls: [{ id: "call-1", function: { name: "deploy_change", arguments: '{"target":"prod"}' } }],
+  });
+  // The untouched user message is shared; the list and the changed message are new.
+  expect(afterArgs.messages[0]).toBe(before.messages[0]);
+  expect(afterText.messages).not.toBe(before.messages);
+  expect(afterText.messages[1]).not.toBe(before.messages[1]);
+  expect(afterArgs.run).toBe(before.run);
+});
+
+test("a delta that changes nothing gives back the same state", () => {
+  const state = fold(emptyThreadState("t1"), events([{ type: "RUN_STARTED", threadId: "t1", runId: "r1" }]));
+  const unknownCall = events([{ type: "TOOL_CALL_ARGS", toolCallId: "nowhere", delta: "{}" }]);
+  expect(fold(state, unknownCall)).toBe(state);
+  const created = fold(state, events([{ type: "TEXT_MESSAGE_CONTENT", messageId: "m9", delta: "hi" }]));
+  expect(created.messages).toEqual([{ id: "m9", role: "assistant", content: "hi" }]);
+});
