@@ -88,6 +88,10 @@ export class DeliveryEngine {
    * their `recovered-on-start` step is written together with the next step.
    */
   readonly #recovering = new Set<string>();
+  /** Per key, the last write queued: writes to one entry run one after another. */
+  readonly #writing = new Map<string, Promise<unknown>>();
+  /** Per key, the furthest stream position processed whose write has not started yet. */
+  readonly #unsavedProgress = new Map<string, { seq: number; at: number }>();
   #abort = new AbortController();
   #active = false;
   /** The last `retry:` a stream sent: a floor for the next backoff. */
@@ -168,6 +172,7 @@ export class DeliveryEngine {
   deactivate(): void {
     this.#active = false;
     this.#recovering.clear();
+    this.#unsavedProgress.clear();
     this.#abort.abort(new OutboxError(ErrorKind.disposed, "Delivery stopped."));
     for (const key of [...this.#timers.keys()]) this.#cancelTimer(key);
   }
@@ -251,7 +256,57 @@ export class DeliveryEngine {
   }
 
   /** Reduces `actions` in turn and writes the result once (one step, or a recovery and its step). */
-  async #commit(key: string, ...actions: readonly EntryAction[]): Promise<OutboxEntry | undefined> {
+  #commit(key: string, ...actions: readonly EntryAction[]): Promise<OutboxEntry | undefined> {
+    return this.#queueWrite(key, () => this.#commitNow(key, actions));
+  }
+
+  /**
+   * Runs `write` once the key's earlier writes are done, so each one reduces
+   * from the entry the previous one stored and the last one queued wins.
+   */
+  #queueWrite<T>(key: string, write: () => Promise<T>): Promise<T> {
+    const before = this.#writing.get(key);
+    const run = before === undefined ? write() : before.then(write);
+    const settled = run.then(
+      () => {},
+      () => {},
+    );
+    this.#writing.set(key, settled);
+    void settled.then(() => {
+      if (this.#writing.get(key) === settled) this.#writing.delete(key);
+    });
+    return run;
+  }
+
+  /**
+   * Stream progress is written behind the stream, not in its way: the cursor
+   * only decides where a re-attach after a reload starts, and a cursor that
+   * lags replays events the log already holds. While one progress write runs,
+   * later events only move the position the next write will store, so a burst
+   * costs two writes, not one per event. It never runs ahead of what was
+   * processed.
+   */
+  #noteProgress(key: string, seq: number, at: number): void {
+    const unsaved = this.#unsavedProgress.get(key);
+    if (unsaved !== undefined) {
+      if (seq > unsaved.seq) {
+        unsaved.seq = seq;
+        unsaved.at = at;
+      }
+      return;
+    }
+    this.#unsavedProgress.set(key, { seq, at });
+    void this.#queueWrite(key, async () => {
+      const progress = this.#unsavedProgress.get(key);
+      this.#unsavedProgress.delete(key);
+      if (progress === undefined || !this.#active) return;
+      await this.#commitNow(key, [{ type: "event-seen", seq: progress.seq, at: progress.at }]);
+    }).catch(() => {
+      // A failed progress write leaves an older cursor: a re-attach replays a little more.
+    });
+  }
+
+  async #commitNow(key: string, actions: readonly EntryAction[]): Promise<OutboxEntry | undefined> {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
     let next = entry;
@@ -498,7 +553,7 @@ export class DeliveryEngine {
 
   /** `resumeFrom`: the cursor a re-attach continues after; absent for a fresh POST. */
   async #pump(key: string, response: Response, resumeFrom?: StreamCursor): Promise<DeliverySignal> {
-    return pumpRunStream(response, {
+    const signal = await pumpRunStream(response, {
       ...(resumeFrom ? { log: createEventLog([resumeFrom]) } : {}),
       timers: this.#options.deps.timers,
       stallTimeoutMs: this.#options.stallTimeoutMs,
@@ -509,11 +564,15 @@ export class DeliveryEngine {
       },
       onEvent: (event, cursor) => this.#onEvent(key, event, cursor),
     });
+    // What follows (classifying, re-attaching from the cursor) reads the stored progress.
+    await this.#writing.get(key);
+    return signal;
   }
 
-  async #onEvent(key: string, event: AgUiEvent, cursor: StreamCursor | undefined): Promise<void> {
+  /** A promise only when the stream must wait for it (the claim's write). */
+  #onEvent(key: string, event: AgUiEvent, cursor: StreamCursor | undefined): Promise<void> | undefined {
     const entry = this.#entries.get(key);
-    if (!entry) return;
+    if (!entry) return undefined;
     this.#options.threads.apply(entry.threadId, event);
     const at = this.#options.deps.now();
     if (event.type === EventType.RUN_STARTED) {
@@ -522,17 +581,17 @@ export class DeliveryEngine {
         outcomeContext(entry, this.#options.serverKind()),
       );
       if (verdict.kind === "continue" && verdict.acked) {
-        await this.#commit(key, {
+        // Awaited: from here a reload re-attaches instead of sending again.
+        return this.#commit(key, {
           type: "claim-acked",
           runId: cursor?.runId ?? entry.runId,
           seq: cursor?.seq ?? 0,
           at,
-        });
-        return;
+        }).then(() => {});
       }
     }
-    if (cursor && cursor.runId === entry.cursor.runId)
-      await this.#commit(key, { type: "event-seen", seq: cursor.seq, at });
+    if (cursor && cursor.runId === entry.cursor.runId) this.#noteProgress(key, cursor.seq, at);
+    return undefined;
   }
 
   async #statusThenHydrate(key: string): Promise<DeliverySignal> {
