@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { OutboxError } from "../errors/outbox-error";
-import { EventMiniSchema, StreamCursorSchema } from "../protocol/index";
+import { EventMiniSchema, parseEventId, StreamCursorSchema } from "../protocol/index";
 import { decodeEventFrame } from "./decode-event-frame";
 import { isValidDeltaEvent } from "./delta-event-check";
 
@@ -136,6 +136,10 @@ test("the x-stream echo is judged as the cursor schema and the id judge it, what
     { runId: "r", seq: "2" },
     { runId: "r", seq: 2.5 },
     { runId: "r", seq: 0 },
+    { runId: "r", seq: -2 },
+    { runId: "r", seq: 2 ** 53 },
+    { runId: "r:b", seq: 2 },
+    { runId: "r", seq: 20 },
     { runId: "r" },
     { seq: 2 },
     ["r", 2],
@@ -143,7 +147,18 @@ test("the x-stream echo is judged as the cursor schema and the id judge it, what
     null,
     2,
   ];
-  for (const id of ["r:2", undefined, "not-a-cursor"]) {
+  for (const id of [
+    "r:2",
+    undefined,
+    "not-a-cursor",
+    "r:02",
+    ":2",
+    "r:b:2",
+    "r:2.0",
+    "r:20",
+    "r:-2",
+    "r:9007199254740992",
+  ]) {
     for (const echoed of echoes) {
       for (const event of [
         base("TEXT_MESSAGE_CONTENT"),
@@ -152,7 +167,8 @@ test("the x-stream echo is judged as the cursor schema and the id judge it, what
         const data = JSON.stringify({ ...event, metadata: { "x-stream": echoed } });
         const outcome = (() => {
           try {
-            decodeEventFrame({ id, event: undefined, data });
+            const decoded = decodeEventFrame({ id, event: undefined, data });
+            expect(decoded.cursor).toEqual(id === undefined ? undefined : parseEventId(id));
             return "accepted";
           } catch (error) {
             return error instanceof OutboxError ? error.message : "unexpected";
@@ -160,9 +176,10 @@ test("the x-stream echo is judged as the cursor schema and the id judge it, what
         })();
         // The rule as written before the hand check: schema first, then agreement with the id.
         const parsed = StreamCursorSchema.safeParse(echoed);
+        const cursor = id === undefined ? undefined : parseEventId(id);
         const expected = !parsed.success
           ? 'metadata["x-stream"] is not a stream cursor'
-          : id === "r:2" && parsed.data.runId === "r" && parsed.data.seq === 2
+          : cursor?.runId === parsed.data.runId && cursor.seq === parsed.data.seq
             ? "accepted"
             : 'The frame id and metadata["x-stream"] disagree';
         expect(outcome.startsWith(expected), `${id} ${JSON.stringify(echoed)}: ${outcome}`).toBe(true);
