@@ -225,7 +225,6 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     if (options.requestPersistence !== false && outboxStore.getState().durable) {
       void requestPersistentStorage(deps.storageManager());
     }
-    const opened = store;
     engine = new DeliveryEngine({
       namespace,
       store,
@@ -234,10 +233,10 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       deps,
       serverKind,
       hydrate: (threadId) => runner.hydrate(threadId),
-      publish: (entries, change) => {
+      publish: (entries, key, entry) => {
         outboxStore.setState({ entries });
         const { changed, removed } =
-          change.kind === "all" ? changes.observe(entries) : changes.observeEntry(change.key, change.entry);
+          key === undefined ? changes.observe(entries) : changes.observeEntry(key, entry);
         if (applyingRemote) return;
         for (const entry of changed) tabs.broadcast({ type: "entry-changed", entry });
         if (removed.length > 0) tabs.broadcast({ type: "entries-removed", keys: removed });
@@ -252,7 +251,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       maxReattachesWithoutProgress: 2,
     });
     // Three independent reads, side by side.
-    const [cached] = await Promise.all([loadCachedServerKind(opened), engine.load(), background.resumeAll()]);
+    const [cached] = await Promise.all([loadCachedServerKind(store), engine.load(), background.resumeAll()]);
     kindWasCached = cached;
     outboxStore.setState({ ready: true });
     for (const message of early.splice(0)) onTabMessage(message);

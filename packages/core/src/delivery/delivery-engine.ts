@@ -1,9 +1,9 @@
 import type { OutboxDeps } from "../client/deps";
 import { ErrorKind, isOutboxError, OutboxError } from "../errors/outbox-error";
 import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
-import type { OutboxStore } from "../outbox/outbox-store";
+import { compareEntries, type OutboxStore } from "../outbox/outbox-store";
 import { type EntryAction, reduceEntry } from "../outbox/reducer";
-import { sortEntries, withEntry, withoutEntry } from "../outbox/sorted-entries";
+import { withEntry, withoutEntry } from "../outbox/sorted-entries";
 import { classifyOutcome } from "../outcome/classify";
 import { outcomeContext } from "../outcome/context";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
@@ -46,9 +46,10 @@ export interface DeliveryEngineOptions {
   readonly hydrate: (threadId: string) => Promise<void>;
   /**
    * Called after every committed change with the namespace's entries (oldest
-   * first) and what the change touched.
+   * first) and the key the change touched, with its new entry (`undefined` once
+   * it is gone). No key: every entry may have changed (a read of storage).
    */
-  readonly publish: (entries: readonly OutboxEntry[], change: EntriesChange) => void;
+  readonly publish: (entries: readonly OutboxEntry[], key?: string, entry?: OutboxEntry) => void;
   readonly onPaused: (entry: OutboxEntry) => void;
   readonly stallTimeoutMs: number;
   readonly maxEventBytes: number;
@@ -56,16 +57,6 @@ export interface DeliveryEngineOptions {
   /** Re-attaches in a row without a new event before falling back to a resend. */
   readonly maxReattachesWithoutProgress: number;
 }
-
-/**
- * What one publish covers: one key (its new entry, or `undefined` once it is
- * gone), or every entry after a read of storage.
- */
-export type EntriesChange =
-  | { readonly kind: "entry"; readonly key: string; readonly entry: OutboxEntry | undefined }
-  | { readonly kind: "all" };
-
-const RELOADED: EntriesChange = { kind: "all" };
 
 const RESEND_REASON = "The stream could not be re-attached; sending again with the same key.";
 const STORAGE_RETRY_REASON = "Saving delivery progress failed; trying again.";
@@ -106,10 +97,6 @@ export class DeliveryEngine {
     return this.#sorted;
   }
 
-  get(key: string): OutboxEntry | undefined {
-    return this.#entries.get(key);
-  }
-
   /**
    * (Re)reads the namespace's entries from storage; does not send. Storage is the
    * source of truth, except for an entry another tab reported while the read was
@@ -123,8 +110,8 @@ export class DeliveryEngine {
       const mirrored = known.get(entry.key);
       this.#entries.set(entry.key, mirrored && mirrored.updatedAt > entry.updatedAt ? mirrored : entry);
     }
-    this.#sorted = sortEntries(this.#entries.values());
-    this.#options.publish(this.#sorted, RELOADED);
+    this.#sorted = [...this.#entries.values()].sort(compareEntries);
+    this.#options.publish(this.#sorted);
   }
 
   /**
@@ -136,7 +123,7 @@ export class DeliveryEngine {
     if (entry.namespace !== this.#options.namespace) return;
     const known = this.#entries.get(entry.key);
     if (known && known.updatedAt > entry.updatedAt) return;
-    this.#set(entry, known);
+    this.#set(entry);
     if (!this.#active) return;
     if (options.sendAfterThisTask) this.#wakeAfter(entry.key, 0);
     else this.schedule(entry.key);
@@ -148,7 +135,7 @@ export class DeliveryEngine {
     if (known === undefined) return;
     this.#entries.delete(key);
     this.#sorted = withoutEntry(this.#sorted, known);
-    this.#options.publish(this.#sorted, { kind: "entry", key, entry: undefined });
+    this.#options.publish(this.#sorted, key);
   }
 
   /**
@@ -175,10 +162,6 @@ export class DeliveryEngine {
     this.#unsavedProgress.clear();
     this.#abort.abort(new OutboxError(ErrorKind.disposed, "Delivery stopped."));
     for (const key of [...this.#timers.keys()]) this.#cancelTimer(key);
-  }
-
-  get active(): boolean {
-    return this.#active;
   }
 
   /**
@@ -248,11 +231,11 @@ export class DeliveryEngine {
     this.#timers.delete(key);
   }
 
-  /** Holds `entry` (replacing `previous`, its key's current entry) and publishes the change. */
-  #set(entry: OutboxEntry, previous: OutboxEntry | undefined): void {
+  /** Holds `entry` (replacing its key's current one) and publishes the change. */
+  #set(entry: OutboxEntry): void {
     this.#entries.set(entry.key, entry);
-    this.#sorted = withEntry(this.#sorted, entry, previous);
-    this.#options.publish(this.#sorted, { kind: "entry", key: entry.key, entry });
+    this.#sorted = withEntry(this.#sorted, entry);
+    this.#options.publish(this.#sorted, entry.key, entry);
   }
 
   /** Reduces `actions` in turn and writes the result once (one step, or a recovery and its step). */
@@ -313,7 +296,7 @@ export class DeliveryEngine {
     for (const action of actions) next = reduceEntry(next, action);
     if (next === entry) return entry;
     await this.#options.store.put(next);
-    this.#set(next, this.#entries.get(key));
+    this.#set(next);
     return next;
   }
 

@@ -150,12 +150,14 @@ export class IdbStore implements OutboxStore {
     );
   }
 
-  putIfAbsentForInterrupt(entry: OutboxEntry, options: PutIfAbsentOptions = {}): Promise<PutIfAbsentResult> {
+  async putIfAbsentForInterrupt(
+    entry: OutboxEntry,
+    options: PutIfAbsentOptions = {},
+  ): Promise<PutIfAbsentResult> {
     const operation = "putIfAbsentForInterrupt";
-    return this.#write(
-      operation,
-      ["entries"],
-      async (tx): Promise<PutIfAbsentResult | RolledBack<PutIfAbsentResult>> => {
+    let live: OutboxEntry | undefined;
+    try {
+      return await this.#write(operation, ["entries"], async (tx): Promise<PutIfAbsentResult> => {
         assertStorableEntry(operation, entry);
         const entries = tx.objectStore("entries");
         // The check and the insert share one readwrite transaction: IndexedDB
@@ -168,17 +170,18 @@ export class IdbStore implements OutboxStore {
           .getAll([entry.namespace, entry.threadId, entry.interruptId]);
         // `add`, not `put`: a reused key must fail rather than overwrite another answer.
         const adding = entries.add(entry);
-        const live = findLiveEntry(await reading, options.isSuperseded ?? isSupersededByDefault);
-        if (live !== undefined) {
-          // Another answer is live: take the insert back. The transaction cannot have
-          // committed yet, the insert's result is still to be delivered.
-          adding.catch(() => {});
-          return new RolledBack<PutIfAbsentResult>({ inserted: false, existing: live });
-        }
+        live = findLiveEntry(await reading, options.isSuperseded ?? isSupersededByDefault);
+        // Another answer is live: take the insert back. The transaction cannot have
+        // committed yet (the insert's result is still to be delivered); the abort
+        // rejects the insert, and that is answered below.
+        if (live !== undefined) tx.abort();
         await adding;
         return { inserted: true, entry: structuredClone(entry) };
-      },
-    );
+      });
+    } catch (error) {
+      if (live !== undefined) return { inserted: false, existing: live };
+      throw error;
+    }
   }
 
   delete(key: string): Promise<boolean> {
@@ -245,7 +248,7 @@ export class IdbStore implements OutboxStore {
   async #write<T, const Names extends StoreNames<OutboxDbSchema>[]>(
     operation: string,
     storeNames: Names,
-    work: (tx: IDBPTransaction<OutboxDbSchema, Names, "readwrite">) => Promise<T | RolledBack<T>>,
+    work: (tx: IDBPTransaction<OutboxDbSchema, Names, "readwrite">) => Promise<T>,
   ): Promise<T> {
     try {
       this.#assertOpen(operation);
@@ -265,31 +268,17 @@ export class IdbStore implements OutboxStore {
   }
 }
 
-/** A transaction's result whose writes are to be taken back: the transaction is aborted. */
-class RolledBack<T> {
-  readonly value: T;
-  constructor(value: T) {
-    this.value = value;
-  }
-}
-
 /**
  * Runs `work` and resolves after the transaction commits. On any failure the
- * transaction is aborted, so a refused or half-done operation writes nothing;
- * a `RolledBack` result aborts it too and resolves with its value.
+ * transaction is aborted, so a refused or half-done operation writes nothing.
  */
 async function runInTransaction<T>(
   tx: { readonly done: Promise<void>; abort(): void },
-  work: () => Promise<T | RolledBack<T>>,
+  work: () => Promise<T>,
 ): Promise<T> {
   const done = tx.done;
   try {
     const result = await work();
-    if (result instanceof RolledBack) {
-      done.catch(() => {});
-      tx.abort();
-      return result.value;
-    }
     await done;
     return result;
   } catch (error) {

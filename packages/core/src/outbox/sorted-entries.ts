@@ -23,46 +23,23 @@ function lowerBound(sorted: readonly OutboxEntry[], entry: OutboxEntry): number 
   return low;
 }
 
-/** Where `entry`'s key sits in `sorted`, or -1. */
-function indexOfEntry(sorted: readonly OutboxEntry[], entry: OutboxEntry): number {
-  const index = lowerBound(sorted, entry);
-  return sorted[index]?.key === entry.key ? index : -1;
-}
-
 /**
- * A new array holding `entry` in its place: replacing `previous` (the entry the
- * array holds under the same key), or inserted when there is none.
+ * A new array holding `entry` in its place, replacing the entry with its key
+ * (which sorts the same: `createdAt` is fixed when an entry is created), or
+ * inserted when there is none.
  */
-export function withEntry(
-  sorted: readonly OutboxEntry[],
-  entry: OutboxEntry,
-  previous: OutboxEntry | undefined,
-): readonly OutboxEntry[] {
-  if (previous !== undefined) {
-    const at = indexOfEntry(sorted, previous);
-    if (at >= 0 && compareEntries(previous, entry) === 0) {
-      const next = sorted.slice();
-      next[at] = entry;
-      return next;
-    }
-    // A different position (a foreign copy with another `createdAt`): move it.
-    return withEntry(withoutEntry(sorted, previous), entry, undefined);
-  }
+export function withEntry(sorted: readonly OutboxEntry[], entry: OutboxEntry): readonly OutboxEntry[] {
+  const at = lowerBound(sorted, entry);
   const next = sorted.slice();
-  next.splice(lowerBound(sorted, entry), 0, entry);
+  next.splice(at, sorted[at]?.key === entry.key ? 1 : 0, entry);
   return next;
 }
 
 /** A new array without `previous` (the entry the array holds under its key). */
 export function withoutEntry(sorted: readonly OutboxEntry[], previous: OutboxEntry): readonly OutboxEntry[] {
-  const at = indexOfEntry(sorted, previous);
-  if (at < 0) return sorted;
+  const at = lowerBound(sorted, previous);
+  if (sorted[at]?.key !== previous.key) return sorted;
   const next = sorted.slice();
   next.splice(at, 1);
   return next;
-}
-
-/** All of `entries` in storage order, as a new array. */
-export function sortEntries(entries: Iterable<OutboxEntry>): readonly OutboxEntry[] {
-  return [...entries].sort(compareEntries);
 }

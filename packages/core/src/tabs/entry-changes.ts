@@ -45,6 +45,11 @@ function signature(entry: OutboxEntry): string {
   ].join("\u0000");
 }
 
+/** `entry` is new, or a step moved it since `before`. */
+function moved(before: OutboxEntry | undefined, entry: OutboxEntry): boolean {
+  return before === undefined || (before !== entry && signature(before) !== signature(entry));
+}
+
 /**
  * The delivery engine publishes the whole entry list after each commit; other
  * tabs only need what changed. Comparing each key's progress turns the list
@@ -59,10 +64,7 @@ export function createEntryChangeTracker(): EntryChangeTracker {
       const changed: OutboxEntry[] = [];
       for (const entry of entries) {
         next.set(entry.key, entry);
-        const before = known.get(entry.key);
-        if (before === undefined || (before !== entry && signature(before) !== signature(entry))) {
-          changed.push(entry);
-        }
+        if (moved(known.get(entry.key), entry)) changed.push(entry);
       }
       const removed = [...known.keys()].filter((key) => !next.has(key));
       known = next;
@@ -76,10 +78,7 @@ export function createEntryChangeTracker(): EntryChangeTracker {
         return { changed: [], removed: [key] };
       }
       known.set(key, entry);
-      if (before === undefined || (before !== entry && signature(before) !== signature(entry))) {
-        return { changed: [entry], removed: [] };
-      }
-      return NOTHING;
+      return moved(before, entry) ? { changed: [entry], removed: [] } : NOTHING;
     },
   };
 }
