@@ -25,10 +25,17 @@ test("a second tab answering differently: both tabs show it as answered elsewher
   // Hold the run after the claim, so both answers are given while the first is in flight.
   await mock.addFaults({ point: "after-claim", action: "delay", delayMs: 1500, threadId });
 
-  await Promise.all([
-    approvalCard(page).getByTestId("approve").click(),
-    approvalCard(second).getByTestId("reject").click(),
-  ]);
+  // Both clicks dispatched at once, as DOM clicks on the buttons found beforehand. A
+  // Playwright click would wait for its button, and the second tab's button may be gone
+  // by then (the first answer reached that tab): a click on a button no longer in the
+  // page does nothing, as a person's would.
+  const approveButton = await approvalCard(page).getByTestId("approve").elementHandle();
+  const rejectButton = await approvalCard(second).getByTestId("reject").elementHandle();
+  await Promise.all(
+    [approveButton, rejectButton].map((button) =>
+      button?.evaluate((element) => (element as HTMLElement).click()),
+    ),
+  );
 
   // Tabs of one browser mirror each other at once, so the second click can land
   // after the first answer already reached its tab: then that card shows the first
@@ -48,7 +55,9 @@ test("a second tab answering differently: both tabs show it as answered elsewher
     expect(states).toEqual(["applied", "elsewhere"]);
     for (const tab of [page, second]) await expect(cardStatus(tab)).toHaveText(/^Answered elsewhere: /);
   }
-  await expect(cardStatus(page)).toHaveText((await cardStatus(second).textContent()) ?? "");
+  // Both cards tell the same story (each settles on its own, so wait for them to agree).
+  const statuses = async () => [await cardStatus(page).textContent(), await cardStatus(second).textContent()];
+  await expect.poll(async () => new Set(await statuses()).size, { timeout: 10_000 }).toBe(1);
   const executions = await mock.ledger(threadId);
   // Whichever answer was written first decided; the tool ran only if that was the approval.
   const approved = await outboxRows(page)
