@@ -12,5 +12,9 @@
  * checked against the tool's JSON Schema), eventsource-parser 1.3 kB, idb 1.0 kB.
  * Reaching 30 kB would take dropping validation or features, so the budget is the
  * measured size with about 2% headroom: any real growth fails the test.
+ *
+ * Since then the performance work (events decoded a chunk at a time, the hand check
+ * of delta events, the incrementally sorted outbox, a child abort signal per request)
+ * added about 1 kB: 51,048 bytes measured, so the budget moves once, to 52,000.
  */
-export const SIZE_BUDGET_GZIP_BYTES = 51_000;
+export const SIZE_BUDGET_GZIP_BYTES = 52_000;

@@ -14,6 +14,7 @@ import { createEventLog } from "../stream/event-log";
 import { hasToolResult } from "../thread/apply-event";
 import type { ThreadRegistry } from "../thread/thread-registry";
 import { type AgentHttp, isHttpFailure } from "../transport/agent-http";
+import { withChildSignal } from "../transport/child-signal";
 import { pumpRunStream, terminalSignal } from "./pump-run-stream";
 
 /*
@@ -487,18 +488,17 @@ export class DeliveryEngine {
       ? await this.#commit(key, { type: "recovered-on-start", at }, { type: "attempt-started", at })
       : await this.#commit(key, { type: "attempt-started", at });
     if (!started || started.state !== EntryState.sending) return undefined;
-    let response: Response;
-    try {
-      response = await this.#options.http.postRun(started.body, {
-        idempotencyKey: started.key,
-        signal: this.#abort.signal,
-      });
-    } catch (error) {
-      if (this.#abort.signal.aborted) throw error;
-      return { type: "network-error", message: isOutboxError(error) ? error.message : "fetch failed" };
-    }
-    if (!response.ok) return this.#httpSignal(response);
-    return this.#pump(key, response);
+    return withChildSignal(this.#abort.signal, async (signal) => {
+      let response: Response;
+      try {
+        response = await this.#options.http.postRun(started.body, { idempotencyKey: started.key, signal });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        return { type: "network-error", message: isOutboxError(error) ? error.message : "fetch failed" };
+      }
+      if (!response.ok) return this.#httpSignal(response);
+      return this.#pump(key, response, signal);
+    });
   }
 
   async #httpSignal(response: Response): Promise<DeliverySignal> {
@@ -515,33 +515,36 @@ export class DeliveryEngine {
   async #reattach(key: string): Promise<DeliverySignal> {
     const entry = this.#entries.get(key);
     if (!entry) return { type: "network-error" };
-    let response: Response;
-    try {
-      response = await this.#options.http.reattach(
-        entry.cursor.runId,
-        entry.cursor.lastSeq,
-        this.#abort.signal,
-      );
-    } catch (error) {
-      if (this.#abort.signal.aborted) throw error;
-      return { type: "network-error" };
-    }
-    if (response.status === 404 || response.status === 410) {
-      await response.body?.cancel();
-      return { type: "reattach-gone", status: response.status };
-    }
-    if (!response.ok) return this.#httpSignal(response);
-    return this.#pump(key, response, { runId: entry.cursor.runId, seq: entry.cursor.lastSeq });
+    return withChildSignal(this.#abort.signal, async (signal) => {
+      let response: Response;
+      try {
+        response = await this.#options.http.reattach(entry.cursor.runId, entry.cursor.lastSeq, signal);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        return { type: "network-error" };
+      }
+      if (response.status === 404 || response.status === 410) {
+        await response.body?.cancel();
+        return { type: "reattach-gone", status: response.status };
+      }
+      if (!response.ok) return this.#httpSignal(response);
+      return this.#pump(key, response, signal, { runId: entry.cursor.runId, seq: entry.cursor.lastSeq });
+    });
   }
 
   /** `resumeFrom`: the cursor a re-attach continues after; absent for a fresh POST. */
-  async #pump(key: string, response: Response, resumeFrom?: StreamCursor): Promise<DeliverySignal> {
+  async #pump(
+    key: string,
+    response: Response,
+    abort: AbortSignal,
+    resumeFrom?: StreamCursor,
+  ): Promise<DeliverySignal> {
     const signal = await pumpRunStream(response, {
       ...(resumeFrom ? { log: createEventLog([resumeFrom]) } : {}),
       timers: this.#options.deps.timers,
       stallTimeoutMs: this.#options.stallTimeoutMs,
       maxEventBytes: this.#options.maxEventBytes,
-      signal: this.#abort.signal,
+      signal: abort,
       onRetry: (ms) => {
         this.#serverRetryMs = ms;
       },

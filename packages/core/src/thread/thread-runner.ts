@@ -7,6 +7,7 @@ import { type AgUiEvent, EventType, type RunAgentInput } from "../protocol";
 import { backoffDelay } from "../retry/backoff";
 import { createEventLog, type EventLog } from "../stream/event-log";
 import type { AgentHttp } from "../transport/agent-http";
+import { withChildSignal } from "../transport/child-signal";
 import type { ThreadRegistry } from "./thread-registry";
 
 export interface ThreadRunnerOptions {
@@ -62,9 +63,13 @@ export class ThreadRunner {
     await this.#run(threadId, runId, buildHydrationBody(threadId, runId));
   }
 
-  async #run(threadId: string, runId: string, body: string): Promise<void> {
+  #run(threadId: string, runId: string, body: string): Promise<void> {
+    return withChildSignal(this.#abort.signal, (signal) => this.#follow(threadId, runId, body, signal));
+  }
+
+  async #follow(threadId: string, runId: string, body: string, abort: AbortSignal): Promise<void> {
     const { http } = this.#options;
-    const response = await http.postRun(body, { signal: this.#abort.signal });
+    const response = await http.postRun(body, { signal: abort });
     if (!response.ok) {
       const failure = await http.failure(response);
       throw new OutboxError(ErrorKind.http, `The agent answered HTTP ${failure.status}: ${failure.message}`, {
@@ -73,7 +78,7 @@ export class ThreadRunner {
       });
     }
     const log = createEventLog();
-    let signal = await this.#pump(threadId, response, log);
+    let signal = await this.#pump(threadId, response, log, abort);
     for (let attempt = 0; !isTerminal(signal); attempt += 1) {
       this.#throwIfInvalid(signal);
       const canReattach = this.#options.serverKind() === "contract" && log.lastSeq(runId) > 0;
@@ -82,29 +87,27 @@ export class ThreadRunner {
         return;
       }
       await this.#sleep(backoffDelay(attempt, { random: this.#options.deps.random }));
-      const reattached = await http
-        .reattach(runId, log.lastSeq(runId), this.#abort.signal)
-        .catch(() => undefined);
+      const reattached = await http.reattach(runId, log.lastSeq(runId), abort).catch(() => undefined);
       if (!reattached) continue;
       if (!reattached.ok) {
         await reattached.body?.cancel();
         await this.hydrate(threadId);
         return;
       }
-      signal = await this.#pump(threadId, reattached, log);
+      signal = await this.#pump(threadId, reattached, log, abort);
     }
     if (signal.type === "run-error") {
       throw new OutboxError(ErrorKind.runError, signal.message, signal.code ? { code: signal.code } : {});
     }
   }
 
-  #pump(threadId: string, response: Response, log: EventLog): Promise<DeliverySignal> {
+  #pump(threadId: string, response: Response, log: EventLog, abort: AbortSignal): Promise<DeliverySignal> {
     return pumpRunStream(response, {
       log,
       timers: this.#options.deps.timers,
       stallTimeoutMs: this.#options.stallTimeoutMs,
       maxEventBytes: this.#options.maxEventBytes,
-      signal: this.#abort.signal,
+      signal: abort,
       onEvent: (event) => this.#options.threads.apply(threadId, event),
     });
   }
