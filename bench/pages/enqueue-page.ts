@@ -83,20 +83,30 @@ async function run(request: EnqueueRequest): Promise<EnqueueSamples> {
   };
 
   const samples: EnqueueSamples = { ours: [], raw: [], rawRelaxed: [], storeOnly: [] };
+  let previous: OutboxEntry | undefined;
   for (let index = 0; index < request.warmup + request.samples; index += 1) {
     const threadId = `t-${index}`;
     const thread = client.thread(threadId);
     await thread.send("please deploy to prod");
     const interrupt = thread.store.getState().pendingInterrupts[0];
     if (!interrupt) throw new Error("the agent did not ask for approval");
+    // The first write after a streamed run costs more than the next one (a raw put
+    // there takes about twice as long). Which of the two goes first alternates, so
+    // neither side always gets that slot. When the raw put goes first, its record is
+    // the previous sample's entry under a fresh key: the same shape and size.
+    const strictFirst =
+      index % 2 === 1 && previous !== undefined
+        ? await rawPut({ ...previous, key: crypto.randomUUID() }, "strict")
+        : undefined;
     const held = hold.held();
 
     const started = performance.now();
     const entry = await client.answer({ threadId, interruptId: interrupt.id, approved: true });
     const ours = performance.now() - started;
     await held;
+    previous = entry;
 
-    const strict = await rawPut({ ...entry, key: crypto.randomUUID() }, "strict");
+    const strict = strictFirst ?? (await rawPut({ ...entry, key: crypto.randomUUID() }, "strict"));
     const relaxed = await rawPut({ ...entry, key: crypto.randomUUID() }, "relaxed");
     const storeOnly = await storeInsert({ ...entry, key: crypto.randomUUID() });
     if (index < request.warmup) continue;
