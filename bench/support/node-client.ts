@@ -5,12 +5,12 @@
 // test project's setup; each benchmark still passes its own factory.
 import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
-import {
-  createOutboxClient,
-  type OutboxClient,
-  type OutboxClientOptions,
+import type {
+  OutboxClient,
+  OutboxClientOptions,
 } from "../../packages/core/src/client/create-outbox-client.ts";
 import type { OutboxEntry } from "../../packages/core/src/outbox/entry.ts";
+import { createIsolatedClient } from "../../packages/core/src/testing/isolated-client.ts";
 import type { PendingInterrupt } from "../../packages/core/src/thread/thread-state.ts";
 
 export function nodeClient(
@@ -18,18 +18,13 @@ export function nodeClient(
   indexedDB: IDBFactory,
   options: Partial<OutboxClientOptions> = {},
 ): OutboxClient {
-  return createOutboxClient({
+  return createIsolatedClient({
     url: agentUrl,
     namespace: "bench",
     dbName: "bench",
     retry: { backoff: { baseMs: 20, capMs: 200 } },
     ...options,
-    deps: {
-      indexedDB: () => indexedDB,
-      locks: () => undefined,
-      openChannel: () => undefined,
-      ...options.deps,
-    },
+    indexedDB,
   });
 }
 

@@ -1,13 +1,10 @@
 import { type MockServer, type MockServerOptions, startMockServer } from "@agui-outbox/mock-server";
 import { IDBFactory } from "fake-indexeddb";
 import { afterEach } from "vitest";
-import {
-  createOutboxClient,
-  type OutboxClient,
-  type OutboxClientOptions,
-} from "../../src/client/create-outbox-client";
+import type { OutboxClient, OutboxClientOptions } from "../../src/client/create-outbox-client";
 import type { OutboxEntry } from "../../src/outbox/entry";
 import { isFinalState } from "../../src/outbox/entry";
+import { createIsolatedClient } from "../../src/testing/isolated-client";
 
 /**
  * The client against the real mock server over real HTTP, with IndexedDB from
@@ -111,21 +108,14 @@ export function answersNeverArrive(): {
 
 /** A client as a page would make it; a second call with the same harness is a reload. */
 export function makeClient(harness: Harness, options: Partial<OutboxClientOptions> = {}): OutboxClient {
-  const indexedDB = harness.indexedDB;
-  const client = createOutboxClient({
+  // Each client is its own browser unless a test shares tabs on purpose (deps).
+  const client = createIsolatedClient({
     url: `${harness.server.url}/agent`,
     namespace: "user-1",
     dbName: "outbox-test",
     retry: { backoff: { baseMs: 20, capMs: 200 } },
     ...options,
-    // Each client is its own browser unless a test shares tabs on purpose: Node
-    // has a global BroadcastChannel, which would otherwise join every client.
-    deps: {
-      indexedDB: () => indexedDB,
-      locks: () => undefined,
-      openChannel: () => undefined,
-      ...options.deps,
-    },
+    indexedDB: harness.indexedDB,
   });
   harness.clients.push(client);
   return client;

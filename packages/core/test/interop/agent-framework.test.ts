@@ -6,8 +6,9 @@ import {
   peerUnavailableReason,
   startAgentFrameworkPeer,
 } from "../../../mock-server/test/interop/agent-framework-peer";
-import { createOutboxClient, type OutboxClient } from "../../src/client/create-outbox-client";
+import type { OutboxClient } from "../../src/client/create-outbox-client";
 import type { OutboxEntry } from "../../src/outbox/entry";
+import { createIsolatedClient } from "../../src/testing/isolated-client";
 import { askForDeployment, settled } from "../integration/harness";
 
 // Our SDK against the real Agent Framework AG-UI server (e2e/peers/agent-framework) with
@@ -78,18 +79,13 @@ describe.each(RELEASES)("the real Agent Framework server, %s release", (release,
 
   /** A page's client; a second call in one test is a reload (same IndexedDB). */
   function open(fetchImpl?: (input: string, init?: RequestInit) => Promise<Response>): OutboxClient {
-    const db = indexedDB;
-    const client = createOutboxClient({
+    const client = createIsolatedClient({
       url: `${peer.url}/agent`,
       namespace: "user-1",
       dbName: "outbox-af",
       retry: { backoff: { baseMs: 20, capMs: 200 } },
-      deps: {
-        indexedDB: () => db,
-        locks: () => undefined,
-        openChannel: () => undefined,
-        ...(fetchImpl ? { fetch: fetchImpl } : {}),
-      },
+      indexedDB,
+      ...(fetchImpl ? { deps: { fetch: fetchImpl } } : {}),
     });
     clients.push(client);
     return client;
