@@ -99,12 +99,13 @@ function runInput(): string {
   });
 }
 
+/** The run request every reader but HttpAgent sends (HttpAgent sends its own). */
+function postRun(url: string): Promise<Response> {
+  return fetch(url, { method: "POST", headers: { accept: "text/event-stream" }, body: runInput() });
+}
+
 async function ours(url: string): Promise<number> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { accept: "text/event-stream" },
-    body: runInput(),
-  });
+  const response = await postRun(url);
   const threads = new ThreadRegistry();
   let count = 0;
   const signal = await pumpRunStream(response, {
@@ -138,11 +139,7 @@ async function httpAgent(url: string): Promise<number> {
 }
 
 async function oursWithoutDispatch(url: string): Promise<number> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { accept: "text/event-stream" },
-    body: runInput(),
-  });
+  const response = await postRun(url);
   let count = 0;
   for await (const _ of readEventStream(response)) count += 1;
   return count;
@@ -173,11 +170,7 @@ async function httpAgentRun(url: string): Promise<number> {
 }
 
 async function bare(url: string): Promise<number> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { accept: "text/event-stream" },
-    body: runInput(),
-  });
+  const response = await postRun(url);
   if (!response.body) throw new Error("no body");
   let count = 0;
   const parser = createParser({
