@@ -16,5 +16,9 @@
  * Since then the performance work (events decoded a chunk at a time, the hand check
  * of delta events, the incrementally sorted outbox, a child abort signal per request)
  * added about 1 kB: 51,048 bytes measured, so the budget moves once, to 52,000.
+ *
+ * The client's orchestration split into explicit machines (lifecycle, server kind,
+ * leadership, tab sync, a pure delivery step, an error sink) measured 52,600 bytes
+ * (from 51,129): the budget moves to 53,500 for it and the batched resumes.
  */
-export const SIZE_BUDGET_GZIP_BYTES = 52_000;
+export const SIZE_BUDGET_GZIP_BYTES = 53_500;
