@@ -1,4 +1,5 @@
 import type { RecordedDecision } from "../protocol/extensions";
+import type { ToolEvidence } from "./tool-evidence";
 
 /**
  * What the transport observed about one delivery, reduced to data. The
@@ -59,8 +60,12 @@ export type DeliverySignal =
   /** What a hydration of the thread showed about our interrupt. */
   | {
       readonly type: "hydrated";
-      /** The thread holds the result of the tool call the interrupt guarded. */
-      readonly toolResultSeen: boolean;
+      /**
+       * What the thread shows about the tool call the interrupt guarded: a tool
+       * message is evidence it ran only when it is none of the server's markers
+       * (tool-evidence.ts).
+       */
+      readonly toolEvidence: ToolEvidence;
       /** The interrupt is still among the thread's open interrupts. */
       readonly interruptStillOpen: boolean;
     }
