@@ -120,8 +120,19 @@ export class EntryBook {
     let next = entry;
     for (const action of actions) next = reduceEntry(next, action);
     if (next === entry) return entry;
-    await this.#options.store.put(next);
-    this.set(next);
-    return next;
+    // Compare-and-set: a change computed from a copy another writer has since
+    // replaced (another tab, a leader that lost its lock) is not written; the
+    // stored entry is taken instead. A wiped entry is dropped, never revived.
+    const result = await this.#options.store.commit(next);
+    if (result.committed) {
+      this.set(result.entry);
+      return result.entry;
+    }
+    if (result.current === undefined) {
+      this.delete(key);
+      return undefined;
+    }
+    this.set(result.current);
+    return result.current;
   }
 }
