@@ -23,7 +23,9 @@
  *
  * The client's orchestration split into explicit machines (lifecycle, server kind,
  * leadership, tab sync, a pure delivery step, an error sink) added about 1.5 kB
- * (51,129 → 52,600 bytes on its own): with the storage work and the batched
- * resumes the budget moves to 55,000.
+ * (51,129 → 52,600 bytes on its own); with the storage work 54,491. Batched
+ * resumes, the `held` and `stalled` states, counters on the entry, the server kind
+ * that stays unknown until known and the storage brakes bring it to 56,294: the
+ * budget moves to 57,000.
  */
-export const SIZE_BUDGET_GZIP_BYTES = 55_000;
+export const SIZE_BUDGET_GZIP_BYTES = 57_000;
