@@ -344,7 +344,10 @@ export class DeliveryEngine {
       if (!this.#active) return;
       const entry = this.#entries.get(key);
       if (!entry) return;
-      const verdict = classifyOutcome(signal, outcomeContext(entry, this.#options.serverKind()));
+      const verdict = classifyOutcome(
+        this.#withToolEvidence(entry, signal),
+        outcomeContext(entry, this.#options.serverKind()),
+      );
       switch (verdict.kind) {
         case "continue":
           // Only RUN_STARTED classifies as continue, and the pump handles it inline.
@@ -597,6 +600,18 @@ export class DeliveryEngine {
     } catch {
       return { type: "network-error" };
     }
+  }
+
+  /**
+   * A finished run on a server without the contract proves nothing by itself: the
+   * thread it streamed must show the tool's own result (outcome/tool-evidence.ts).
+   */
+  #withToolEvidence(entry: OutboxEntry, signal: DeliverySignal): DeliverySignal {
+    const serverKind = this.#options.serverKind();
+    if (signal.type !== "run-finished" || serverKind !== "degraded") return signal;
+    const thread = this.#options.threads.get(entry.threadId);
+    const toolEvidence = toolEvidenceIn(thread.messages, entry.toolCallId ?? entry.interruptId, serverKind);
+    return { ...signal, toolEvidence };
   }
 
   async #hydrateSignal(key: string): Promise<DeliverySignal> {
