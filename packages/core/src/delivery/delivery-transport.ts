@@ -148,6 +148,18 @@ export class DeliveryTransport {
     return this.hydratedSignal(entry);
   }
 
+  /**
+   * A finished run on a server without the contract proves nothing by itself: the
+   * thread it streamed must show the tool's own result (outcome/tool-evidence.ts).
+   */
+  withToolEvidence(entry: OutboxEntry, signal: DeliverySignal): DeliverySignal {
+    const serverKind = this.#options.serverKind();
+    if (signal.type !== "run-finished" || serverKind !== "degraded") return signal;
+    const thread = this.#options.threads.get(entry.threadId);
+    const toolEvidence = toolEvidenceIn(thread.messages, entry.toolCallId ?? entry.interruptId, serverKind);
+    return { ...signal, toolEvidence };
+  }
+
   /** What the thread, as last hydrated, shows about `entry`'s interrupt. */
   hydratedSignal(entry: OutboxEntry): DeliverySignal {
     const thread = this.#options.threads.get(entry.threadId);
