@@ -1,5 +1,4 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { BackgroundRuns } from "../background/index";
 import { DeliveryEngine } from "../delivery/delivery-engine";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { OutboxStore } from "../outbox/outbox-store";
@@ -13,6 +12,7 @@ import { readonlyStore, ThreadRegistry } from "../thread/thread-registry";
 import { ThreadRunner } from "../thread/thread-runner";
 import { AgentHttp } from "../transport/agent-http";
 import { createAnswerPath } from "./answer-path";
+import { withoutBackgroundRuns } from "./background-plugin";
 import type { OutboxClient, OutboxClientOptions, ThreadHandle } from "./client-types";
 import { defaultDeps, type OutboxDeps } from "./deps";
 import { createErrorSink, ErrorSource } from "./error-sink";
@@ -115,7 +115,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     maxEventBytes,
     maxReattaches: 5,
   });
-  const background = new BackgroundRuns({
+  const background = (options.backgroundRuns ?? withoutBackgroundRuns)({
     namespace,
     url,
     deps,

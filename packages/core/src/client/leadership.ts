@@ -1,7 +1,7 @@
 import type { StoreApi } from "zustand/vanilla";
-import type { BackgroundRuns } from "../background/index";
 import type { DeliveryEngine } from "../delivery/delivery-engine";
 import { backoffDelay } from "../retry/backoff";
+import type { BackgroundRunner } from "./background-plugin";
 import type { OutboxDeps } from "./deps";
 import { type ErrorSink, ErrorSource } from "./error-sink";
 import type { Lifecycle } from "./lifecycle";
@@ -13,7 +13,7 @@ export interface LeadershipOptions {
   readonly lifecycle: Lifecycle;
   readonly sink: ErrorSink;
   readonly engine: () => DeliveryEngine | undefined;
-  readonly background: BackgroundRuns;
+  readonly background: BackgroundRunner;
   /** The tab still holds the lock. */
   readonly isLeader: () => boolean;
 }
