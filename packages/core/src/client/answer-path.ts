@@ -19,6 +19,8 @@ export interface AnswerPathOptions {
   readonly threads: ThreadRegistry;
   readonly retentionMs: number | undefined;
   readonly serverKind: () => ServerKind;
+  /** False while the server kind is unknown: the body is then built at the first send. */
+  readonly kindKnown: () => boolean;
   /** Starts the client; resolves with the open store and the loaded delivery. */
   readonly started: () => Promise<{ store: OutboxStore; engine: DeliveryEngine }>;
   readonly broadcast: (message: TabMessage) => void;
@@ -35,9 +37,8 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
   return async function answer(input: AnswerInput): Promise<OutboxEntry> {
     const { store: opened, engine: running } = await options.started();
     const decision = decisionOf(input);
-    const interrupt = threads
-      .get(input.threadId)
-      .pendingInterrupts.find((pending) => pending.id === input.interruptId);
+    const pending = threads.get(input.threadId).pendingInterrupts;
+    const interrupt = pending.find((candidate) => candidate.id === input.interruptId);
     if (!interrupt) {
       const existing = running
         .entries()
@@ -50,14 +51,25 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
     }
     // The payload is shaped for the server in front of us (contract or degraded
     // rules), and that exact payload is what the interrupt's schema must accept.
-    const resolution = buildResumeResolution(decision, {
-      serverKind: options.serverKind(),
-      responseSchema: interrupt.responseSchema,
-    });
-    if (resolution.status === "resolved") {
-      const check = checkAnswer(resolution.payload, interrupt.responseSchema);
-      if (!check.valid) throw new InvalidAnswerError(check.violations);
+    // While the kind is unknown, either shape may be the one sent: one must fit.
+    const kinds: readonly ServerKind[] = options.kindKnown()
+      ? [options.serverKind()]
+      : ["contract", "degraded"];
+    const shaped = kinds.map((serverKind) =>
+      buildResumeResolution(decision, { serverKind, responseSchema: interrupt.responseSchema }),
+    );
+    const checks = shaped.map((one) =>
+      one.status === "resolved" ? checkAnswer(one.payload, interrupt.responseSchema) : undefined,
+    );
+    if (!checks.some((check) => check === undefined || check.valid)) {
+      const first = checks[0];
+      throw new InvalidAnswerError(first && !first.valid ? first.violations : []);
     }
+    const resolution = shaped[0] ?? buildResumeResolution(decision, { serverKind: "contract" });
+    // A run that asked several questions is answered in one resume: this answer
+    // is held until the last of them is answered.
+    const siblings = pending.map((candidate) => candidate.id).sort();
+    const batch = siblings.length > 1 ? { interruptIds: siblings } : undefined;
     const key = deps.randomUUID();
     const runId = deps.randomUUID();
     const now = deps.now();
@@ -67,18 +79,26 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
       threadId: input.threadId,
       interruptId: input.interruptId,
       runId,
-      body: buildResumeBody({
-        threadId: input.threadId,
-        runId,
-        interruptId: input.interruptId,
-        idempotencyKey: key,
-        resolution,
-      }),
+      body:
+        batch || !options.kindKnown()
+          ? ""
+          : buildResumeBody({
+              threadId: input.threadId,
+              runId,
+              interruptId: input.interruptId,
+              idempotencyKey: key,
+              resolution,
+            }),
       decision,
       now,
       retentionMs: options.retentionMs ?? DEFAULT_RETENTION_MS,
+      ...(batch ? { batch } : {}),
     });
-    const entry: OutboxEntry = interrupt.toolCallId ? { ...fresh, toolCallId: interrupt.toolCallId } : fresh;
+    const entry: OutboxEntry = {
+      ...fresh,
+      ...(interrupt.toolCallId ? { toolCallId: interrupt.toolCallId } : {}),
+      ...(interrupt.responseSchema !== undefined ? { responseSchema: interrupt.responseSchema } : {}),
+    };
     const result = await opened.putIfAbsentForInterrupt(entry);
     if (result.inserted) {
       // The write has committed: resolve now, with the entry already in the outbox
@@ -90,7 +110,8 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
         options.broadcast({ type: "entry-added", key: inserted.key, entry: inserted });
       }, 0);
       options.silently(() => running.adopt(inserted, { sendAfterThisTask: true }));
-      return inserted;
+      // The last answer of a run's questions seals them all into one request.
+      return inserted.batch ? running.sealBatch(inserted) : inserted;
     }
     const existing = result.existing;
     running.adopt(existing);

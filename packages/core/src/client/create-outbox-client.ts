@@ -254,6 +254,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     threads,
     retentionMs: options.retentionMs,
     serverKind,
+    kindKnown: () => kind.known(),
     started,
     broadcast: (message) => tabs.broadcast(message),
     silently: (apply) => tabSync.silently(apply),
