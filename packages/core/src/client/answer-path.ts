@@ -21,12 +21,16 @@ export interface AnswerPathOptions {
   readonly serverKind: () => ServerKind;
   /** False while the server kind is unknown: the body is then built at the first send. */
   readonly kindKnown: () => boolean;
+  /** The question's schema fits only the other kind's shape: read the kind again. */
+  readonly contradicted: (reason: string) => void;
   /** Starts the client; resolves with the open store and the loaded delivery. */
   readonly started: () => Promise<{ store: OutboxStore; engine: DeliveryEngine }>;
   readonly broadcast: (message: TabMessage) => void;
   /** Applies a change without announcing it (it is announced by its own message). */
   readonly silently: (apply: () => void) => void;
 }
+
+const SCHEMA_FITS_OTHER_KIND = "the question's schema fits only the answers of another kind of server";
 
 /**
  * `answer()`: validate, write durably with a fresh key, resolve once committed.
@@ -52,19 +56,25 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
     // The payload is shaped for the server in front of us (contract or degraded
     // rules), and that exact payload is what the interrupt's schema must accept.
     // While the kind is unknown, either shape may be the one sent: one must fit.
-    const kinds: readonly ServerKind[] = options.kindKnown()
-      ? [options.serverKind()]
-      : ["contract", "degraded"];
-    const shaped = kinds.map((serverKind) =>
+    // Checked in the shape of the kind in force first, then of the other kind:
+    // a question only the other kind's shape fits means the server is not what
+    // we took it for (it changed under the page). Then the kind is read again
+    // and the body waits for it.
+    const order: readonly ServerKind[] =
+      options.serverKind() === "contract" ? ["contract", "degraded"] : ["degraded", "contract"];
+    const shaped = order.map((serverKind) =>
       buildResumeResolution(decision, { serverKind, responseSchema: interrupt.responseSchema }),
     );
     const checks = shaped.map((one) =>
       one.status === "resolved" ? checkAnswer(one.payload, interrupt.responseSchema) : undefined,
     );
-    if (!checks.some((check) => check === undefined || check.valid)) {
+    const fits = checks.map((check) => check === undefined || check.valid);
+    if (!fits[0] && !fits[1]) {
       const first = checks[0];
       throw new InvalidAnswerError(first && !first.valid ? first.violations : []);
     }
+    if (!fits[0] && options.kindKnown()) options.contradicted(SCHEMA_FITS_OTHER_KIND);
+    const kindKnown = options.kindKnown();
     const resolution = shaped[0] ?? buildResumeResolution(decision, { serverKind: "contract" });
     // A run that asked several questions is answered in one resume: this answer
     // is held until the last of them is answered.
@@ -80,7 +90,7 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
       interruptId: input.interruptId,
       runId,
       body:
-        batch || !options.kindKnown()
+        batch || !kindKnown
           ? ""
           : buildResumeBody({
               threadId: input.threadId,

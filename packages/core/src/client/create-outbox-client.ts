@@ -255,6 +255,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     retentionMs: options.retentionMs,
     serverKind,
     kindKnown: () => kind.known(),
+    contradicted: (reason) => kind.contradicted(reason),
     started,
     broadcast: (message) => tabs.broadcast(message),
     silently: (apply) => tabSync.silently(apply),
