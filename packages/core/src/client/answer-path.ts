@@ -19,12 +19,18 @@ export interface AnswerPathOptions {
   readonly threads: ThreadRegistry;
   readonly retentionMs: number | undefined;
   readonly serverKind: () => ServerKind;
+  /** False while the server kind is unknown: the body is then built at the first send. */
+  readonly kindKnown: () => boolean;
+  /** The question's schema fits only the other kind's shape: read the kind again. */
+  readonly contradicted: (reason: string) => void;
   /** Starts the client; resolves with the open store and the loaded delivery. */
   readonly started: () => Promise<{ store: OutboxStore; engine: DeliveryEngine }>;
   readonly broadcast: (message: TabMessage) => void;
   /** Applies a change without announcing it (it is announced by its own message). */
   readonly silently: (apply: () => void) => void;
 }
+
+const SCHEMA_FITS_OTHER_KIND = "the question's schema fits only the answers of another kind of server";
 
 /**
  * `answer()`: validate, write durably with a fresh key, resolve once committed.
@@ -35,9 +41,8 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
   return async function answer(input: AnswerInput): Promise<OutboxEntry> {
     const { store: opened, engine: running } = await options.started();
     const decision = decisionOf(input);
-    const interrupt = threads
-      .get(input.threadId)
-      .pendingInterrupts.find((pending) => pending.id === input.interruptId);
+    const pending = threads.get(input.threadId).pendingInterrupts;
+    const interrupt = pending.find((candidate) => candidate.id === input.interruptId);
     if (!interrupt) {
       const existing = running
         .entries()
@@ -50,15 +55,35 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
     }
     // The payload is shaped for the server in front of us (contract or degraded
     // rules), and that exact payload is what the interrupt's schema must accept.
-    const resolution = buildResumeResolution(decision, {
-      serverKind: options.serverKind(),
-      responseSchema: interrupt.responseSchema,
-    });
-    if (resolution.status === "resolved" && interrupt.responseSchema) {
-      const checkAnswer = await loadAnswerValidator();
-      const check = checkAnswer(resolution.payload, interrupt.responseSchema);
-      if (!check.valid) throw new InvalidAnswerError(check.violations);
+    // While the kind is unknown, either shape may be the one sent: one must fit.
+    // Checked in the shape of the kind in force first, then of the other kind:
+    // a question only the other kind's shape fits means the server is not what
+    // we took it for (it changed under the page). Then the kind is read again
+    // and the body waits for it.
+    const order: readonly ServerKind[] =
+      options.serverKind() === "contract" ? ["contract", "degraded"] : ["degraded", "contract"];
+    const shaped = order.map((serverKind) =>
+      buildResumeResolution(decision, { serverKind, responseSchema: interrupt.responseSchema }),
+    );
+    // The validator is a chunk of its own, loaded only for a question with a schema.
+    const checkAnswer = interrupt.responseSchema ? await loadAnswerValidator() : undefined;
+    const checks = shaped.map((one) =>
+      one.status === "resolved" && checkAnswer
+        ? checkAnswer(one.payload, interrupt.responseSchema)
+        : undefined,
+    );
+    const fits = checks.map((check) => check === undefined || check.valid);
+    if (!fits[0] && !fits[1]) {
+      const first = checks[0];
+      throw new InvalidAnswerError(first && !first.valid ? first.violations : []);
     }
+    if (!fits[0] && options.kindKnown()) options.contradicted(SCHEMA_FITS_OTHER_KIND);
+    const kindKnown = options.kindKnown();
+    const resolution = shaped[0] ?? buildResumeResolution(decision, { serverKind: "contract" });
+    // A run that asked several questions is answered in one resume: this answer
+    // is held until the last of them is answered.
+    const siblings = pending.map((candidate) => candidate.id).sort();
+    const batch = siblings.length > 1 ? { interruptIds: siblings } : undefined;
     const key = deps.randomUUID();
     const runId = deps.randomUUID();
     const now = deps.now();
@@ -68,18 +93,26 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
       threadId: input.threadId,
       interruptId: input.interruptId,
       runId,
-      body: buildResumeBody({
-        threadId: input.threadId,
-        runId,
-        interruptId: input.interruptId,
-        idempotencyKey: key,
-        resolution,
-      }),
+      body:
+        batch || !kindKnown
+          ? ""
+          : buildResumeBody({
+              threadId: input.threadId,
+              runId,
+              interruptId: input.interruptId,
+              idempotencyKey: key,
+              resolution,
+            }),
       decision,
       now,
       retentionMs: options.retentionMs ?? DEFAULT_RETENTION_MS,
+      ...(batch ? { batch } : {}),
     });
-    const entry: OutboxEntry = interrupt.toolCallId ? { ...fresh, toolCallId: interrupt.toolCallId } : fresh;
+    const entry: OutboxEntry = {
+      ...fresh,
+      ...(interrupt.toolCallId ? { toolCallId: interrupt.toolCallId } : {}),
+      ...(interrupt.responseSchema !== undefined ? { responseSchema: interrupt.responseSchema } : {}),
+    };
     const result = await opened.putIfAbsentForInterrupt(entry);
     if (result.inserted) {
       // The write has committed: resolve now, with the entry already in the outbox
@@ -91,7 +124,8 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
         options.broadcast({ type: "entry-added", key: inserted.key, entry: inserted });
       }, 0);
       options.silently(() => running.adopt(inserted, { sendAfterThisTask: true }));
-      return inserted;
+      // The last answer of a run's questions seals them all into one request.
+      return inserted.batch ? running.sealBatch(inserted) : inserted;
     }
     const existing = result.existing;
     running.adopt(existing);

@@ -254,6 +254,8 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     threads,
     retentionMs: options.retentionMs,
     serverKind,
+    kindKnown: () => kind.known(),
+    contradicted: (reason) => kind.contradicted(reason),
     started,
     broadcast: (message) => tabs.broadcast(message),
     silently: (apply) => tabSync.silently(apply),
