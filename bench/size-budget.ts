@@ -17,8 +17,13 @@
  * of delta events, the incrementally sorted outbox, a child abort signal per request)
  * added about 1 kB: 51,048 bytes measured, so the budget moves once, to 52,000.
  *
+ * The client's orchestration split into explicit machines (lifecycle, server kind,
+ * leadership, tab sync, a pure delivery step, an error sink) measured 52,600 bytes
+ * (from 51,129): the budget moves to 53,500 for it and the batched resumes.
+ *
  * Storage that cannot lose or resurrect an answer (compare-and-set commits, the
  * IndexedDB store reopening after another tab's upgrade, the v2 upgrade that moves
- * background runs into their own object store) adds to that: the budget moves to 53,000.
+ * background runs into their own object store, background runs written ahead) adds
+ * to that: the budget moves to 54,500.
  */
-export const SIZE_BUDGET_GZIP_BYTES = 53_000;
+export const SIZE_BUDGET_GZIP_BYTES = 54_500;
