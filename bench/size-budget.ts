@@ -24,6 +24,6 @@
  * Storage that cannot lose or resurrect an answer (compare-and-set commits, the
  * IndexedDB store reopening after another tab's upgrade, the v2 upgrade that moves
  * background runs into their own object store, background runs written ahead) adds
- * to that: the budget moves to 54,500.
+ * to that (54,810 bytes measured with the client wiring): the budget moves to 55,500.
  */
-export const SIZE_BUDGET_GZIP_BYTES = 54_500;
+export const SIZE_BUDGET_GZIP_BYTES = 55_500;

@@ -155,9 +155,23 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     locks: deps.locks,
     openChannel: deps.openChannel,
     createTabId: deps.randomUUID,
+    timers: deps.timers,
     onLeadershipChange: (leader) => leadership.onChange(leader),
     onMessage: (message) => tabSync.onMessage(message),
+    onRescan: () => rescan(),
   });
+  /** Keys of the entries this tab wrote: with two answers to one interrupt, its cards show its own. */
+  const ownKeys = new Set<string>();
+
+  /**
+   * The leader reads storage again (a tab said hello, the page became visible,
+   * the slow tick, the database reopened): nothing stored waits for a reload.
+   */
+  function rescan(): void {
+    if (!lifecycle.isReady || lifecycle.isDisposed || !isLeader()) return;
+    if (engine) sink.track(engine.rescan(), ErrorSource.storage);
+    sink.track(background.resumeAll(), ErrorSource.background);
+  }
   const setLink = (link: ConnectionState["link"]) => connectionStore.setState({ link });
 
   async function doStart(): Promise<void> {
@@ -187,7 +201,10 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
         }
       }),
       deps.visible.subscribe((visible) => {
-        if (visible && isLeader()) engine?.retryNetworkWaitsNow();
+        if (visible && isLeader()) {
+          engine?.retryNetworkWaitsNow();
+          rescan();
+        }
       }),
     );
     await joined;
@@ -197,7 +214,14 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
 
   /** Opens storage and reads it; true when a server kind was cached by an earlier start. */
   async function openAndLoad(): Promise<boolean> {
-    const opened = await openClientStore(options, deps, outboxStore);
+    const opened = await openClientStore(options, deps, outboxStore, {
+      // Another tab upgraded the database and the store reopened: read it again.
+      onReopen: () => {
+        if (isLeader()) rescan();
+        else if (engine) sink.track(engine.load(), ErrorSource.storage);
+      },
+      seed: () => ({ entries: engine?.entries() ?? [], backgroundRuns: background.runs.getState().runs }),
+    });
     store = opened.store;
     ownsStore = opened.owned;
     if (options.requestPersistence !== false && outboxStore.getState().durable) {
@@ -255,6 +279,9 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     serverKind,
     started,
     broadcast: (message) => tabs.broadcast(message),
+    isLeader,
+    announce: (key, message) => tabs.announce(key, message),
+    onOwnEntry: (key) => ownKeys.add(key),
     silently: (apply) => tabSync.silently(apply),
   });
 
@@ -308,7 +335,9 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       const matching = outboxStore
         .getState()
         .entries.filter((entry) => entry.threadId === threadId && entry.interruptId === interruptId);
-      return matching.at(-1);
+      // Each tab shows its own truth: the answer given here (applied with its own
+      // decision, or answered elsewhere with the recorded one), else the newest.
+      return matching.findLast((entry) => ownKeys.has(entry.key)) ?? matching.at(-1);
     },
     async retryNow(key) {
       const { engine: running } = await started();
@@ -332,13 +361,24 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     },
     async clear(target = namespace) {
       const { store: opened, engine: running } = await started();
+      if (target !== namespace) {
+        await opened.clear(target);
+        return;
+      }
+      // Sign-out that stays signed out: stop everything that could write, let
+      // the writes already under way land, and only then wipe. A write that still
+      // comes later (another tab's) is refused by compare-and-set: the entry is gone.
+      running.deactivate();
+      background.deactivate();
+      await Promise.all([running.drain(), background.drain()]);
       await opened.clear(target);
-      if (target === namespace) {
-        running.deactivate();
-        await running.load();
-        threads.clear();
-        await background.reset();
-        if (isLeader()) await running.activate();
+      ownKeys.clear();
+      await running.load();
+      threads.clear();
+      await background.reset();
+      if (isLeader()) {
+        await running.activate();
+        background.activate();
       }
     },
     dispose() {

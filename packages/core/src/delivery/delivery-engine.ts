@@ -118,9 +118,8 @@ export class DeliveryEngine {
    */
   adopt(entry: OutboxEntry, options: { readonly sendAfterThisTask?: boolean } = {}): void {
     if (entry.namespace !== this.#options.namespace) return;
-    const known = this.#book.get(entry.key);
-    if (known && known.updatedAt > entry.updatedAt) return;
-    this.#book.set(entry);
+    // Copies of one entry are ordered by the revision the store gave them, never by clocks.
+    if (!this.#book.mirror(entry)) return;
     if (!this.#active) return;
     if (options.sendAfterThisTask) this.#wakeAfter(entry.key, 0);
     else this.schedule(entry.key);
@@ -138,6 +137,7 @@ export class DeliveryEngine {
   async activate(): Promise<void> {
     if (this.#active) return;
     this.#active = true;
+    this.#book.setWritable(true);
     this.#abort = new AbortController();
     const at = this.#options.deps.now();
     for (const entry of this.entries()) {
@@ -151,6 +151,8 @@ export class DeliveryEngine {
   /** Stops sending (this tab lost leadership or the client is disposed). State stays durable. */
   deactivate(): void {
     this.#active = false;
+    // A write queued before this point must not land after a new leader's.
+    this.#book.setWritable(false);
     this.#recovering.clear();
     this.#transport.reset();
     this.#abort.abort(new OutboxError(ErrorKind.disposed, "Delivery stopped."));
@@ -387,6 +389,35 @@ export class DeliveryEngine {
       counters: { reattachesWithoutProgress: 0, budgetSpent: true },
     });
     const decision = step.decision;
-    this.#track(this.#perform(key, entry, decision));
+    if (decision.type !== "wait") {
+      this.#track(this.#perform(key, entry, decision));
+      return;
+    }
+    this.#track(
+      this.#perform(key, entry, decision).catch((error: unknown) => {
+        // The wait itself could not be written (the database is closed or
+        // reopening): wait in memory instead. The next attempt still comes after
+        // a backoff timer, never in the same task.
+        if (this.#active) this.#wakeAfter(key, Math.max(1, decision.at - this.#options.deps.now()));
+        throw error;
+      }),
+    );
+  }
+
+  /** Waits until every write queued so far has settled (before `clear` wipes storage). */
+  drain(): Promise<void> {
+    return this.#book.drain();
+  }
+
+  /**
+   * Reads storage again and schedules what it holds: answers a follower wrote
+   * while its message was lost, entries another tab changed. Cheap enough for a
+   * slow periodic tick; the leader also runs it when a tab says hello and when
+   * the page becomes visible.
+   */
+  async rescan(): Promise<void> {
+    await this.#book.load();
+    if (!this.#active) return;
+    for (const entry of this.entries()) this.schedule(entry.key);
   }
 }
