@@ -3,6 +3,7 @@ import { ErrorKind, isOutboxError, OutboxError } from "../errors/outbox-error";
 import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
 import type { OutboxStore } from "../outbox/outbox-store";
 import { reduceEntry } from "../outbox/reducer";
+import { isPrunable } from "../outbox/retention";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
 import type { Verdict } from "../outcome/verdict";
 import type { PlanRetryOptions } from "../retry/plan-retry";
@@ -55,6 +56,8 @@ export interface DeliveryEngineOptions {
   readonly retry: PlanRetryOptions;
   /** Re-attaches in a row without a new event before falling back to a resend. */
   readonly maxReattachesWithoutProgress: number;
+  /** How long settled entries are kept (see `retention.ts`). @default FINAL_ENTRY_RETENTION_MS */
+  readonly finalRetentionMs?: number;
 }
 
 const STORAGE_RETRY_REASON = "Saving delivery progress failed; trying again.";
@@ -146,6 +149,8 @@ export class DeliveryEngine {
       if (reduceEntry(entry, { type: "recovered-on-start", at }) !== entry) this.#recovering.add(entry.key);
       this.schedule(entry.key);
     }
+    // Retention never stands in the way of sending.
+    await this.prune().catch((error: unknown) => this.#options.onError?.(error));
   }
 
   /** Stops sending (this tab lost leadership or the client is disposed). State stays durable. */
@@ -419,5 +424,21 @@ export class DeliveryEngine {
     await this.#book.load();
     if (!this.#active) return;
     for (const entry of this.entries()) this.schedule(entry.key);
+    await this.prune();
+  }
+
+  /**
+   * Retention: entries settled (applied, elsewhere, expired) longer ago than the
+   * window are deleted, here and in every tab (the removal is announced).
+   * Never one without a verdict; `lost` and `needs_user` wait for `discard`.
+   */
+  async prune(): Promise<void> {
+    if (!this.#active) return;
+    const now = this.#options.deps.now();
+    for (const entry of this.entries()) {
+      if (!isPrunable(entry, now, this.#options.finalRetentionMs)) continue;
+      await this.#options.store.delete(entry.key);
+      this.forget(entry.key);
+    }
   }
 }

@@ -3,6 +3,7 @@ import type { OutboxClient } from "../../src/client/create-outbox-client";
 import { OUTBOX_DB_VERSION } from "../../src/outbox/idb-store";
 import { MemoryStore } from "../../src/outbox/memory-store";
 import type { OutboxStore } from "../../src/outbox/outbox-store";
+import { FINAL_ENTRY_RETENTION_MS } from "../../src/outbox/retention";
 import { InMemoryBroadcastHub, InMemoryLockManager } from "../../src/tabs/in-memory-tabs";
 import {
   askForDeployment,
@@ -196,4 +197,34 @@ test("the database is upgraded by another page while an answer waits for its ret
   expect(client.outbox.getState()).toMatchObject({ durable: true });
   expect(resumesFor(requests, entry.key)).toHaveLength(2); // the 503, then the delivery
   expect(await ledger(harness)).toHaveLength(1);
+});
+
+test("retention: an applied entry goes after the window, in every tab, not before", async () => {
+  const harness = await startHarness();
+  let now = Date.now();
+  const locks = new InMemoryLockManager();
+  const hub = new InMemoryBroadcastHub();
+  const tab = () =>
+    makeClient(harness, {
+      deps: { locks: () => locks, openChannel: (name) => hub.openChannel(name), now: () => now },
+    });
+  const leader = tab();
+  const follower = tab();
+  await leader.start();
+  await follower.start();
+  const interrupt = await askForDeployment(leader, "t-retention");
+  const entry = await leader.answer({ threadId: "t-retention", interruptId: interrupt.id, approved: true });
+  expect((await settled(leader, entry.key)).state).toBe("applied");
+  await until(follower, () => follower.outbox.getState().entries.length === 1);
+
+  // Inside the window nothing goes; past it the applied entry goes everywhere.
+  now += FINAL_ENTRY_RETENTION_MS - 1;
+  leader.dispose();
+  await until(follower, () => follower.connection.getState().leader);
+  expect(follower.outbox.getState().entries).toHaveLength(1);
+  now += 2;
+  const reloaded = tab();
+  await reloaded.start();
+  await until(follower, () => follower.outbox.getState().entries.length === 0);
+  await until(reloaded, () => reloaded.outbox.getState().entries.length === 0);
 });
