@@ -1,5 +1,3 @@
-// First: zod must be jitless before any schema is built (see zod-jitless.ts).
-import "../protocol/zod-jitless.ts";
 import type { OutboxStore } from "../outbox/outbox-store";
 import { type BackgroundRunRecord, BackgroundRunRecordSchema } from "./background-run-record";
 

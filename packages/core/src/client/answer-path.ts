@@ -1,6 +1,6 @@
+import { InvalidAnswerError, loadAnswerValidator } from "../answer/answer-validator";
 import { buildResumeBody } from "../answer/build-resume-body";
 import { decisionOf, sameDecision } from "../answer/decision";
-import { checkAnswer, InvalidAnswerError } from "../answer/validate-answer";
 import type { DeliveryEngine } from "../delivery/delivery-engine";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { OutboxEntry } from "../outbox/entry";
@@ -61,7 +61,8 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
       serverKind: options.serverKind(),
       responseSchema: interrupt.responseSchema,
     });
-    if (resolution.status === "resolved") {
+    if (resolution.status === "resolved" && interrupt.responseSchema) {
+      const checkAnswer = await loadAnswerValidator();
       const check = checkAnswer(resolution.payload, interrupt.responseSchema);
       if (!check.valid) throw new InvalidAnswerError(check.violations);
     }

@@ -4,9 +4,9 @@ import { EntryState, type OutboxEntry } from "../outbox/entry";
 import { classifyOutcome } from "../outcome/classify";
 import { outcomeContext } from "../outcome/context";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
+import { toolEvidenceIn } from "../outcome/tool-evidence";
 import { type AgUiEvent, EventType, MetadataKey, ResumeClaimAckSchema, type StreamCursor } from "../protocol";
 import { createEventLog } from "../stream/event-log";
-import { hasToolResult } from "../thread/apply-event";
 import type { ThreadRegistry } from "../thread/thread-registry";
 import { type AgentHttp, isHttpFailure } from "../transport/agent-http";
 import { withChildSignal } from "../transport/child-signal";
@@ -125,7 +125,11 @@ export class DeliveryTransport {
     const thread = this.#options.threads.get(entry.threadId);
     return {
       type: "hydrated",
-      toolResultSeen: hasToolResult(thread, entry.toolCallId ?? entry.interruptId),
+      toolEvidence: toolEvidenceIn(
+        thread.messages,
+        entry.toolCallId ?? entry.interruptId,
+        this.#options.serverKind(),
+      ),
       interruptStillOpen: thread.pendingInterrupts.some((interrupt) => interrupt.id === entry.interruptId),
     };
   }

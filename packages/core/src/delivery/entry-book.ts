@@ -140,21 +140,20 @@ export class EntryBook {
     if (!this.#writable) {
       throw new OutboxError(ErrorKind.disposed, "This tab no longer sends; the change was not written.");
     }
+    // Compare-and-set: a change computed from a copy another writer has since
+    // replaced (another tab, a leader that lost its lock) is not written; the
+    // stored entry is taken instead. A wiped entry is dropped, never revived.
     const result = await this.#options.store.commit(next);
-    if (!result.committed) {
-      // Someone else changed the entry first (another tab, a leader that took
-      // over) or it is gone (discarded, wiped by `clear`): hold what is stored and
-      // write nothing over it.
-      if (result.current === undefined) this.delete(key);
-      else this.set(result.current);
-      throw new OutboxError(
-        ErrorKind.disposed,
-        "The entry changed elsewhere; this change was not written over it.",
-        { code: "REVISION_CONFLICT" },
-      );
+    if (result.committed) {
+      this.set(result.entry);
+      return result.entry;
     }
-    this.set(result.entry);
-    return result.entry;
+    if (result.current === undefined) {
+      this.delete(key);
+      return undefined;
+    }
+    this.set(result.current);
+    return result.current;
   }
 
   /**
