@@ -173,6 +173,14 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     sink.track(background.resumeAll(), ErrorSource.background);
   }
   const setLink = (link: ConnectionState["link"]) => connectionStore.setState({ link });
+  // Background records are mirrored through storage: the tab that polls (or starts)
+  // a run says so, and the other tabs read the runs again.
+  // Only the sending tab announces: followers re-reading must not set each other off.
+  unsubscribers.push(
+    background.runs.subscribe(() => {
+      if (isLeader()) tabs.broadcast({ type: "background-changed" });
+    }),
+  );
 
   async function doStart(): Promise<void> {
     lifecycle.dispatch({ type: "start" });
