@@ -228,3 +228,34 @@ test("retention: an applied entry goes after the window, in every tab, not befor
   await until(follower, () => follower.outbox.getState().entries.length === 0);
   await until(reloaded, () => reloaded.outbox.getState().entries.length === 0);
 });
+
+test("the database cannot be reopened (newer code dropped the outbox): the outbox says so and delivery goes on from memory, once", async () => {
+  const harness = await startHarness();
+  const requests: RequestRecord[] = [];
+  const client = makeClient(harness, { deps: { fetch: recordingFetch(requests) } });
+  await client.start();
+  const interrupt = await askForDeployment(client, "t-gone");
+  await chaos(harness, [{ point: "before-response", action: "status", status: 503, retryAfterMs: 1_000 }]);
+  const entry = await client.answer({ threadId: "t-gone", interruptId: interrupt.id, approved: true });
+  await until(client, () => client.entryFor("t-gone", interrupt.id)?.state === "retry_wait");
+
+  await new Promise<void>((resolve, reject) => {
+    const request = harness.indexedDB.open("outbox-test", OUTBOX_DB_VERSION + 1);
+    request.onupgradeneeded = () => request.result.deleteObjectStore("entries");
+    request.onblocked = () => reject(new Error("the upgrade was blocked by this page"));
+    request.onsuccess = () => {
+      request.result.close();
+      resolve();
+    };
+    request.onerror = () => reject(request.error);
+  });
+
+  const final = await settled(client, entry.key);
+  expect(final.state).toBe("applied");
+  const state = client.outbox.getState();
+  expect(state.durable).toBe(false);
+  expect(state.storageError?.kind).toBe("storage_unavailable");
+  expect(state.storageError?.message).toContain("not an outbox database");
+  expect(resumesFor(requests, entry.key)).toHaveLength(2);
+  expect(await ledger(harness)).toHaveLength(1);
+});
