@@ -53,6 +53,14 @@ export class FallbackStore implements OutboxStore {
   commit(entry: OutboxEntry): Promise<CommitResult> {
     return this.#current.commit(entry);
   }
+  /** Group commit when the current store has it (see `OutboxStore.commitAll` where present). */
+  commitAll(entries: readonly OutboxEntry[]): Promise<CommitResult[]> {
+    const current = this.#current as OutboxStore & {
+      commitAll?: (entries: readonly OutboxEntry[]) => Promise<CommitResult[]>;
+    };
+    if (current.commitAll) return current.commitAll(entries);
+    return Promise.all(entries.map((entry) => current.commit(entry)));
+  }
   listByNamespace(namespace: string): Promise<OutboxEntry[]> {
     return this.#current.listByNamespace(namespace);
   }
