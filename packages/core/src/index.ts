@@ -42,13 +42,16 @@ export {
   type OutboxEntry,
 } from "./outbox/entry";
 export {
+  type CommitResult,
   DEFAULT_OUTBOX_DB_NAME,
+  FINAL_ENTRY_RETENTION_MS,
   IdbStore,
   type IdbStoreOptions,
   isSupersededByDefault,
   MemoryStore,
   type OpenedOutboxStore,
   type OpenOutboxStoreOptions,
+  OUTBOX_DB_VERSION,
   type OutboxStore,
   openOutboxStore,
   PersistenceResult,

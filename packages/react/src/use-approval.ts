@@ -55,18 +55,6 @@ function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-function latestEntry(
-  entries: readonly OutboxEntry[],
-  threadId: string,
-  interruptId: string,
-): OutboxEntry | undefined {
-  for (let index = entries.length - 1; index >= 0; index -= 1) {
-    const entry = entries[index];
-    if (entry && entry.threadId === threadId && entry.interruptId === interruptId) return entry;
-  }
-  return undefined;
-}
-
 /**
  * One interrupt's answer: what was decided, where its delivery stands, and
  * the actions the person can take at each state.
@@ -74,7 +62,8 @@ function latestEntry(
 export function useApproval(threadId: string, interruptId: string): UseApprovalResult {
   const client = useOutboxClient();
   const handle = useMemo(() => client.thread(threadId), [client, threadId]);
-  const entry = useStore(client.outbox, (state) => latestEntry(state.entries, threadId, interruptId));
+  // The client picks which answer this tab shows: its own, when two tabs answered.
+  const entry = useStore(client.outbox, () => client.entryFor(threadId, interruptId));
   const live = useStore(handle.store, (state) =>
     state.pendingInterrupts.find((item) => item.id === interruptId),
   );

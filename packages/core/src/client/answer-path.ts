@@ -8,6 +8,7 @@ import type { OutboxStore } from "../outbox/outbox-store";
 import { createEntry, DEFAULT_RETENTION_MS, reduceEntry } from "../outbox/reducer";
 import { buildResumeResolution } from "../outcome/degraded-payload";
 import type { ServerKind } from "../outcome/delivery-signal";
+import type { RecordedDecision } from "../protocol/extensions";
 import type { TabMessage } from "../tabs/tab-message";
 import type { ThreadRegistry } from "../thread/thread-registry";
 import type { AnswerInput } from "./client-types";
@@ -26,6 +27,12 @@ export interface AnswerPathOptions {
   /** Starts the client; resolves with the open store and the loaded delivery. */
   readonly started: () => Promise<{ store: OutboxStore; engine: DeliveryEngine }>;
   readonly broadcast: (message: TabMessage) => void;
+  /** This tab sends for the namespace. */
+  readonly isLeader: () => boolean;
+  /** Tells the leader about a committed answer; resolves once it heard, or nobody listens. */
+  readonly announce: (key: string, message: TabMessage) => Promise<unknown>;
+  /** Called with the key of every entry this tab wrote: the cards of this tab show these first. */
+  readonly onOwnEntry?: (key: string) => void;
   /** Applies a change without announcing it (it is announced by its own message). */
   readonly silently: (apply: () => void) => void;
 }
@@ -120,10 +127,16 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
       // the durable `sending` write) wait for the next task, off the path of the
       // caller awaiting the commit.
       const inserted = result.entry;
-      deps.timers.setTimeout(() => {
-        options.broadcast({ type: "entry-added", key: inserted.key, entry: inserted });
-      }, 0);
+      options.onOwnEntry?.(inserted.key);
+      const added: TabMessage = { type: "entry-added", key: inserted.key, entry: inserted };
       options.silently(() => running.adopt(inserted, { sendAfterThisTask: true }));
+      if (options.isLeader()) {
+        deps.timers.setTimeout(() => options.broadcast(added), 0);
+      } else {
+        // A follower resolves only once the leader was told (or none listens): a
+        // tab closed right after answering leaves nothing unsent behind.
+        await options.announce(inserted.key, added);
+      }
       // The last answer of a run's questions seals them all into one request.
       return inserted.batch ? running.sealBatch(inserted) : inserted;
     }
@@ -140,11 +153,27 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
         rule: "local-conflict",
         reason: "Another answer to this question was already sent from this browser; it takes precedence.",
         error: null,
-        recordedDecisions: [],
+        // The decision that won, to show instead of this one.
+        recordedDecisions: [recordedDecisionOf(existing)],
       },
     });
+    options.onOwnEntry?.(elsewhere.key);
     await opened.put(elsewhere);
     running.adopt(elsewhere);
     return elsewhere;
+  };
+}
+
+/** The winning entry's decision, in the shape the server records decisions in. */
+function recordedDecisionOf(entry: OutboxEntry): RecordedDecision {
+  const decision = entry.decision;
+  if (decision.kind === "cancel") return { interruptId: entry.interruptId, status: "cancelled" };
+  return {
+    interruptId: entry.interruptId,
+    status: "resolved",
+    payload:
+      decision.kind === "approve"
+        ? { approved: true, ...(decision.editedArgs ? { editedArgs: decision.editedArgs } : {}) }
+        : { approved: false, ...(decision.reason === undefined ? {} : { reason: decision.reason }) },
   };
 }
