@@ -101,6 +101,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     connection: connectionStore,
     store: () => store,
     sink,
+    onKnown: () => engine?.kindChanged(),
   });
   const serverKind = () => kind.current();
   const stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
@@ -148,7 +149,6 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     engine: () => engine,
     background,
     isLeader,
-    kindKnown: () => kind.whenKnown(),
   });
   const tabs = createTabCoordinator({
     namespace,
@@ -175,7 +175,6 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     }
     const refreshed = kind.refresh();
     if (!kindWasCached) await refreshed;
-    kind.markKnown();
     unsubscribers.push(
       deps.online.subscribe((online) => {
         connectionStore.setState({ online });
@@ -210,6 +209,8 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       threads,
       deps,
       serverKind,
+      kindKnown: () => kind.known(),
+      onKindContradicted: (reason) => kind.contradicted(reason),
       hydrate: (threadId) => runner.hydrate(threadId),
       publish: (entries, key, entry) => {
         outboxStore.setState({ entries });
