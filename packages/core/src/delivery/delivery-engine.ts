@@ -231,7 +231,7 @@ export class DeliveryEngine {
       members.push(member);
     }
     const built = this.#options.kindKnown()
-      ? buildBodyFor(entry, members, this.#options.serverKind())
+      ? await buildBodyFor(entry, members, this.#options.serverKind())
       : undefined;
     const body = built?.ok ? built.body : "";
     const at = this.#options.deps.now();
@@ -391,7 +391,7 @@ export class DeliveryEngine {
     let body: string | undefined;
     if (initial.body === "") {
       // Shaped now, for the kind known now, and fixed from this first send on.
-      const built = buildBodyFor(
+      const built = await buildBodyFor(
         initial,
         [initial, ...this.#book.followersOf(key)],
         this.#options.serverKind(),
