@@ -9,7 +9,7 @@ import {
   type RunAgentInput,
   type RunStatus,
 } from "@agui-outbox/core/protocol";
-import { parseRunInput } from "@agui-outbox/server";
+import { parseRunInput, replayEvents } from "@agui-outbox/server";
 import { AfEngine, type AfFlavour, type AfSink } from "../af/af-engine";
 import {
   DEPLOY_CANCELLED_TEXT,
@@ -46,7 +46,6 @@ import {
   upgradeState,
 } from "../state/mock-state";
 import type { MockStore } from "../store/mock-store";
-import { replayEvents } from "./replay-events";
 import { evaluateResume, isOpen, settleLapsedClaim } from "./resume-verdict";
 import { RunFailure, ServerGone } from "./run-failure";
 
