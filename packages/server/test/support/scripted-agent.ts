@@ -41,10 +41,10 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 /**
  * A scripted agent with one tool that needs approval, driven by the words of
  * the user's message (so every replica behaves the same without shared memory):
- * `deploy <target>` asks to deploy; `[slow-tool]` makes the tool hang after its
+ * `deploy <target>` asks to deploy; `[slow-tool]` (or `[slow-tool:ms]`) makes the tool hang after its
  * effect; `[tool-throws]` makes it fail after its effect; `[fail-model-once]`
  * fails the model turn after a fresh tool run (a retry reuses the result and
- * passes); `[slow-model]` holds the model turn after a fresh tool run;
+ * passes); `[slow-model]` (or `[slow-model:ms]`) holds the model turn after a fresh tool run;
  * `[slow-text]` streams its reply slowly.
  */
 export function scriptedDeployAgent(ledger: Ledger, timing: { holdMs: number } = { holdMs: 30_000 }) {
@@ -58,7 +58,8 @@ export function scriptedDeployAgent(ledger: Ledger, timing: { holdMs: number } =
         toolCallId: context.toolCallId,
         target: String(args.target),
       });
-      if (flags.includes("[slow-tool]")) await sleep(timing.holdMs, context.signal);
+      const slowTool = /\[slow-tool(?::(\d+))?\]/.exec(flags);
+      if (slowTool !== null) await sleep(Number(slowTool[1] ?? timing.holdMs), context.signal);
       if (flags.includes("[tool-throws]")) throw new Error("the deploy API timed out");
       return `deployed to ${String(args.target)}`;
     },
@@ -76,7 +77,8 @@ export function scriptedDeployAgent(ledger: Ledger, timing: { holdMs: number } =
       const flags = executed.map((answer) => String(answer.result.args.flags ?? "")).join(" ");
       const fresh = executed.some((answer) => !answer.reused);
       if (fresh && flags.includes("[fail-model-once]")) throw new Error("the model call failed");
-      if (fresh && flags.includes("[slow-model]")) await sleep(timing.holdMs, signal);
+      const slowModel = /\[slow-model(?::(\d+))?\]/.exec(flags);
+      if (fresh && slowModel !== null) await sleep(Number(slowModel[1] ?? timing.holdMs), signal);
       const reply =
         executed.length > 0 ? executed.map((answer) => answer.result.content).join("; ") : "Not deployed.";
       yield* text(`reply-${runId}`, [reply]);
