@@ -74,7 +74,7 @@ export class ReplicaSet {
 
   #spawn(id: string): Promise<Replica> {
     // `node --import tsx` rather than the tsx CLI: one process, so SIGKILL kills the server itself.
-    const child = spawn(process.execPath, ["--import", "tsx", entry], {
+    const child = spawn(process.execPath, ["--conditions=@agui-outbox/source", "--import", "tsx", entry], {
       cwd: repo,
       env: {
         ...process.env,
