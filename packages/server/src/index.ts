@@ -1,4 +1,5 @@
 export { type ContractServer, createContractServer } from "./contract-server";
+export { fromAbstractAgent, type RunnableAgent } from "./engine/abstract-agent";
 export {
   type AgentHandler,
   type AgentTurn,
