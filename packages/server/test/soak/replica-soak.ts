@@ -107,6 +107,13 @@ try {
         try {
           return await client.askToDeploy(threadId, `deploy prod ${flags}`);
         } catch {
+          // The question may have been asked with its stream cut: hydrate, as a reloaded page does.
+          const hydrated = await client
+            .run({ threadId, runId: `h-${randomUUID()}`, messages: [] })
+            .catch(() => undefined);
+          const last = hydrated?.events.at(-1) as { outcome?: { interrupts?: { id: string }[] } } | undefined;
+          const open = last?.outcome?.interrupts?.[0];
+          if (open !== undefined) return { interruptId: open.id };
           await sleep(100 + tries * 50);
         }
       }
