@@ -1,11 +1,16 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { OutcomeCode } from "@agui-outbox/core/protocol";
 import { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { runChecks } from "../../mock-server/test/interop/contract-checks";
+import { readInteropTable } from "../../mock-server/test/interop/interop-table";
 import { PostgresStore } from "../src/store/postgres";
 import { describeContractSuite } from "./contract-suite";
 import { ContractClient, resumeBody, userTurn } from "./support/contract-client";
 import { postgresUnavailable, startPostgres, type TestPostgres } from "./support/postgres";
+import { type ArmedFault, armFaults, createFaultTable } from "./support/postgres-faults";
 import { createLedgerTable, postgresLedger } from "./support/postgres-ledger";
 import { ReplicaSet } from "./support/replica-set";
 import { type RoundRobinProxy, startRoundRobinProxy } from "./support/round-robin-proxy";
@@ -36,12 +41,14 @@ describe.skipIf(unavailable !== undefined)("three replicas on one Postgres", () 
   let replicas: ReplicaSet;
   let proxy: RoundRobinProxy;
   let ledger: Ledger;
+  const drops = new Map<string, number>();
 
   beforeAll(async () => {
     postgres = await startPostgres();
     pool = new Pool({ connectionString: postgres.url });
     await (await PostgresStore.open({ pool, schema: SCHEMA })).close();
     await createLedgerTable(pool, SCHEMA);
+    await createFaultTable(pool, SCHEMA);
     ledger = postgresLedger(pool, SCHEMA);
     replicas = new ReplicaSet({
       databaseUrl: postgres.url,
@@ -50,7 +57,15 @@ describe.skipIf(unavailable !== undefined)("three replicas on one Postgres", () 
       env: { REPLICA_LEASE_MS: String(LEASE_MS), REPLICA_HOLD_MS: "20000" },
     });
     await replicas.start();
-    proxy = await startRoundRobinProxy(() => replicas.urls());
+    // A dropped connection is the network's doing: the proxy cuts it, whichever replica serves the run.
+    proxy = await startRoundRobinProxy(() => replicas.urls(), {
+      dropAfterEvents: (body) => {
+        const threadId = (JSON.parse(body.toString() || "{}") as { threadId?: string }).threadId ?? "";
+        const drop = drops.get(threadId);
+        drops.delete(threadId);
+        return drop;
+      },
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -64,6 +79,34 @@ describe.skipIf(unavailable !== undefined)("three replicas on one Postgres", () 
     client: new ContractClient(proxy.url),
     ledger,
   }));
+
+  test("the mock server's contract checks pass through the proxy as docs/interop.md says they pass on the mock", {
+    timeout: 90_000,
+  }, async () => {
+    const documented = readInteropTable(
+      readFileSync(fileURLToPath(new URL("../../../docs/interop.md", import.meta.url)), "utf8"),
+    );
+    const results = await runChecks({
+      url: proxy.url,
+      ledger: () => ledger.entries(),
+      chaos: async (faults) => {
+        const armed = faults as unknown as readonly (ArmedFault & { threadId: string })[];
+        for (const fault of armed) {
+          if (fault.point === "mid-stream") drops.set(fault.threadId, fault.afterEvents ?? 1);
+        }
+        await armFaults(
+          pool,
+          SCHEMA,
+          armed.filter((fault) => fault.point !== "mid-stream"),
+        );
+      },
+    });
+    const observed = Object.fromEntries([...results].map(([id, result]) => [id, result.pass]));
+    const expected = Object.fromEntries(
+      [...documented].map(([id, columns]) => [id, columns.get("contract")]),
+    );
+    expect(observed).toEqual(expected);
+  });
 
   const direct = (id: string) => new ContractClient(replicas.byId(id).url);
   const ownerOf = async (runId: string) => {

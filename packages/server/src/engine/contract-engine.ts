@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import {
   type AgUiEvent,
   type Interrupt,
+  isKnownOutcomeCode,
   MetadataKey,
   OutcomeCode,
   type ResumeClaimAck,
@@ -259,10 +260,13 @@ export class ContractEngine {
       );
     } catch (error) {
       if (error instanceof LeaseLost || attempt.ended) return;
+      // An agent may fail with a contract code (e.g. AGENT_MODEL_CALL_FAILED); any other error's
+      // code (a driver's, say) means nothing to a client, so it is a retryable UNAVAILABLE.
       const failure = error as { code?: unknown; message?: unknown };
-      const code = typeof failure.code === "string" ? failure.code : OutcomeCode.UNAVAILABLE;
+      const known = typeof failure.code === "string" && isKnownOutcomeCode(failure.code);
+      const code = known ? String(failure.code) : OutcomeCode.UNAVAILABLE;
       const message =
-        typeof failure.code === "string" && typeof failure.message === "string"
+        known && typeof failure.message === "string"
           ? failure.message
           : "the agent failed; retry with the same Idempotency-Key";
       await attempt.emit(runError(code, message), rollback).catch(() => {});

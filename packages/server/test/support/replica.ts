@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { Pool } from "pg";
 import { createContractServer } from "../../src/index";
 import { PostgresStore } from "../../src/store/postgres";
+import { postgresFaults } from "./postgres-faults";
 import { postgresLedger } from "./postgres-ledger";
 import { scriptedDeployAgent } from "./scripted-agent";
 
@@ -17,9 +18,11 @@ const env = (name: string, fallback?: string): string => {
 const schema = env("REPLICA_SCHEMA", "agui_outbox");
 const pool = new Pool({ connectionString: env("DATABASE_URL"), max: 10 });
 const store = await PostgresStore.open({ pool, schema });
-const { agent, tools } = scriptedDeployAgent(postgresLedger(pool, schema), {
-  holdMs: Number(env("REPLICA_HOLD_MS", "20000")),
-});
+const { agent, tools } = scriptedDeployAgent(
+  postgresLedger(pool, schema),
+  { holdMs: Number(env("REPLICA_HOLD_MS", "20000")) },
+  postgresFaults(pool, schema),
+);
 const server = createContractServer({
   store,
   agent,

@@ -1,5 +1,7 @@
 import type { AgUiEvent } from "@agui-outbox/core/protocol";
+import { OutcomeCode } from "@agui-outbox/core/protocol";
 import type { AgentHandler, ToolDefinition } from "../../src/index";
+import type { FaultSource } from "./postgres-faults";
 
 /** Where the deploy tool's side effect lands: the truth a test asserts. */
 export interface Ledger {
@@ -45,9 +47,14 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * effect; `[tool-throws]` makes it fail after its effect; `[fail-model-once]`
  * fails the model turn after a fresh tool run (a retry reuses the result and
  * passes); `[slow-model]` (or `[slow-model:ms]`) holds the model turn after a fresh tool run;
- * `[slow-text]` streams its reply slowly.
+ * `[slow-text]` streams its reply slowly. Armed faults (the mock server's `mid-tool` delay and
+ * `after-tool` fail) are taken from `faults`, once each, by whichever replica runs the step.
  */
-export function scriptedDeployAgent(ledger: Ledger, timing: { holdMs: number } = { holdMs: 30_000 }) {
+export function scriptedDeployAgent(
+  ledger: Ledger,
+  timing: { holdMs: number } = { holdMs: 30_000 },
+  faults?: FaultSource,
+) {
   const deploy: ToolDefinition = {
     description: "Deploys a change to a target environment",
     parameters: { type: "object", properties: { target: { type: "string" } }, required: ["target"] },
@@ -58,6 +65,8 @@ export function scriptedDeployAgent(ledger: Ledger, timing: { holdMs: number } =
         toolCallId: context.toolCallId,
         target: String(args.target),
       });
+      const hold = await faults?.take(context.threadId, "mid-tool");
+      if (hold?.action === "delay") await sleep(hold.delayMs ?? 1_000, context.signal);
       const slowTool = /\[slow-tool(?::(\d+))?\]/.exec(flags);
       if (slowTool !== null) await sleep(Number(slowTool[1] ?? timing.holdMs), context.signal);
       if (flags.includes("[tool-throws]")) throw new Error("the deploy API timed out");
@@ -77,6 +86,12 @@ export function scriptedDeployAgent(ledger: Ledger, timing: { holdMs: number } =
       const flags = executed.map((answer) => String(answer.result.args.flags ?? "")).join(" ");
       const fresh = executed.some((answer) => !answer.reused);
       if (fresh && flags.includes("[fail-model-once]")) throw new Error("the model call failed");
+      const afterTool = executed.length > 0 ? await faults?.take(threadId, "after-tool") : undefined;
+      if (afterTool?.action === "fail") {
+        throw Object.assign(new Error("the model call after the tool failed; retry with the same key"), {
+          code: OutcomeCode.MODEL_CALL_FAILED,
+        });
+      }
       const slowModel = /\[slow-model(?::(\d+))?\]/.exec(flags);
       if (fresh && slowModel !== null) await sleep(Number(slowModel[1] ?? timing.holdMs), signal);
       const reply =
@@ -87,7 +102,7 @@ export function scriptedDeployAgent(ledger: Ledger, timing: { holdMs: number } =
     }
     const said = input.messages.at(-1);
     const words = typeof said?.content === "string" ? said.content : "";
-    const match = /deploy (\S+)/.exec(words);
+    const match = /deploy (?:to )?(\S+)/.exec(words);
     yield { type: "RUN_STARTED", threadId, runId } as AgUiEvent;
     if (words.includes("[slow-text]")) {
       const id = `text-${runId}`;
