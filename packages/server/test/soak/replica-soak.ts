@@ -15,6 +15,7 @@ import { Pool } from "pg";
 import { PostgresStore } from "../../src/store/postgres";
 import { ContractClient, resumeBody } from "../support/contract-client";
 import { postgresUnavailable, startPostgres } from "../support/postgres";
+import { createFaultTable } from "../support/postgres-faults";
 import { createLedgerTable, postgresLedger } from "../support/postgres-ledger";
 import { ReplicaSet } from "../support/replica-set";
 import { startRoundRobinProxy } from "../support/round-robin-proxy";
@@ -61,6 +62,7 @@ const replicas = new ReplicaSet({
 try {
   await (await PostgresStore.open({ pool, schema: SCHEMA })).close();
   await createLedgerTable(pool, SCHEMA);
+  await createFaultTable(pool, SCHEMA);
   const ledger = postgresLedger(pool, SCHEMA);
   await replicas.start();
   const proxy = await startRoundRobinProxy(() => replicas.urls());

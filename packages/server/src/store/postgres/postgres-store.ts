@@ -1,4 +1,4 @@
-import type { AgUiEvent } from "@agui-outbox/core/protocol";
+import { type AgUiEvent, MetadataKey } from "@agui-outbox/core/protocol";
 import { Client, type ClientConfig, Pool, type PoolClient } from "pg";
 import type { ContractStore } from "../contract-store";
 import {
@@ -16,7 +16,7 @@ import {
   type StoredToolResult,
   type SweepResult,
 } from "../records";
-import { ORPHANED_RUN_ERROR, stampCursor } from "../release-claim";
+import { ORPHANED_RUN_ERROR } from "../release-claim";
 import { migrate, NOW_MS, quoteIdent } from "./migrations";
 import { type OccurrenceRow, occurrenceFromRow, type RunRow, runFromRow } from "./rows";
 
@@ -237,7 +237,8 @@ export class PostgresStore implements ContractStore {
          ORDER BY lease_until LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [this.#sweepBatch],
       );
-      for (const row of orphans.rows) await this.#appendLocked(client, runFromRow(row), ORPHANED_RUN_ERROR);
+      for (const row of orphans.rows)
+        await this.#appendOne(client, row.run_id, row.owner, ORPHANED_RUN_ERROR);
       return { claims: claims.rowCount ?? 0, runs: orphans.rows.length };
     });
   }
@@ -268,16 +269,15 @@ export class PostgresStore implements ContractStore {
     event: AgUiEvent,
     settle?: Settlement,
   ): Promise<StoredFrame | undefined> {
+    const terminal = isTerminalEvent(event);
+    // Most events are one statement; a terminal one that settles claims shares its transaction.
+    if (settle === undefined || !terminal) return this.#appendOne(this.#pool, runId, owner, event);
     return this.#transaction(async (client) => {
-      const locked = await client.query<RunRow>(
-        `SELECT * FROM ${this.#s}.runs WHERE run_id = $1 AND owner = $2 AND terminal IS NULL FOR UPDATE`,
-        [runId, owner],
-      );
-      const row = locked.rows[0];
-      if (row === undefined) return undefined;
-      const run = runFromRow(row);
-      const frame = await this.#appendLocked(client, run, event);
-      if (settle !== undefined && isTerminalEvent(event)) await this.#settle(client, run, settle, frame);
+      const frame = await this.#appendOne(client, runId, owner, event);
+      if (frame === undefined) return undefined;
+      const run = await client.query<RunRow>(`SELECT * FROM ${this.#s}.runs WHERE run_id = $1`, [runId]);
+      const row = run.rows[0];
+      if (row !== undefined) await this.#settle(client, runFromRow(row), settle, frame);
       return frame;
     });
   }
@@ -344,23 +344,37 @@ export class PostgresStore implements ContractStore {
     if (this.#ownsPool) await this.#pool.end();
   }
 
-  /** Appends to a run whose row this transaction holds; the NOTIFY is delivered on commit. */
-  async #appendLocked(client: PoolClient, run: RunRecord, event: AgUiEvent): Promise<StoredFrame> {
+  /**
+   * One statement: bump the run's seq (only while `owner` runs its open attempt),
+   * insert the frame with its cursor stamped in, set the terminal event, and
+   * NOTIFY readers (delivered on commit). Undefined when the run refused it.
+   */
+  async #appendOne(
+    db: Pool | PoolClient,
+    runId: string,
+    owner: string | null,
+    event: AgUiEvent,
+  ): Promise<StoredFrame | undefined> {
     const s = this.#s;
-    const seq = run.lastSeq + 1;
-    const stamped = stampCursor(event, run.runId, seq);
-    const terminal = isTerminalEvent(event);
-    await client.query(`INSERT INTO ${s}.run_events (run_id, seq, event) VALUES ($1, $2, $3)`, [
-      run.runId,
-      seq,
-      JSON.stringify(stamped),
-    ]);
-    await client.query(
-      `UPDATE ${s}.runs SET last_seq = $2, updated_at = ${NOW_MS}, terminal = $3 WHERE run_id = $1`,
-      [run.runId, seq, terminal ? JSON.stringify(stamped) : null],
+    const stamped = (seq: string) =>
+      `jsonb_set($3::jsonb, '{metadata}', coalesce($3::jsonb -> 'metadata', '{}'::jsonb) ||
+         jsonb_build_object('${MetadataKey.stream}', jsonb_build_object('runId', run_id, 'seq', ${seq})))`;
+    const result = await db.query<{ seq: number; event: AgUiEvent }>(
+      `WITH run AS (
+         UPDATE ${s}.runs SET last_seq = last_seq + 1, updated_at = ${NOW_MS},
+           terminal = CASE WHEN $4 THEN ${stamped("last_seq + 1")} ELSE NULL END
+         WHERE run_id = $1 AND ($2::text IS NULL OR owner = $2) AND terminal IS NULL
+         RETURNING run_id, last_seq
+       ), frame AS (
+         INSERT INTO ${s}.run_events (run_id, seq, event)
+         SELECT run_id, last_seq, ${stamped("last_seq")} FROM run
+         RETURNING seq, event
+       )
+       SELECT seq, event, pg_notify($5, $1) FROM frame`,
+      [runId, owner, JSON.stringify(event), isTerminalEvent(event), this.#channel],
     );
-    await client.query("SELECT pg_notify($1, $2)", [this.#channel, run.runId]);
-    return { seq, event: stamped };
+    const row = result.rows[0];
+    return row === undefined ? undefined : { seq: row.seq, event: row.event };
   }
 
   async #settle(
