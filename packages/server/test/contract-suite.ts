@@ -102,6 +102,11 @@ export function describeContractSuite(name: string, topology: () => Topology): v
       const keyless = await client.post(resumeBody(threadId, "r-no-key", asked.interruptId, "x"));
       expect(keyless.status).toBe(400);
       await keyless.text();
+      // A new key may not continue another request's run.
+      const fresh = key();
+      const stolen = await client.post(resumeBody(threadId, `resume-${k}`, asked.interruptId, fresh), fresh);
+      expect(stolen.status).toBe(409);
+      await stolen.text();
       const ghost = key();
       const notFound = await client.run(resumeBody(threadId, `resume-${ghost}`, "never-asked", ghost), ghost);
       expect(notFound.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: OutcomeCode.NOT_FOUND });

@@ -57,9 +57,19 @@ export function describeStoreContract(name: string, open: () => Promise<Contract
     test("an idempotency key is recorded once; a second reservation gets the first record back", async () => {
       const store = await fresh();
       const first = { key: "k", bodyHash: "a", runId: "r1", threadId: thread };
-      expect(await store.reserveKey(first)).toMatchObject({ key: "k", bodyHash: "a", runId: "r1" });
+      expect(await store.reserveKey(first)).toMatchObject({
+        key: "k",
+        bodyHash: "a",
+        runId: "r1",
+        created: true,
+      });
       const again = await store.reserveKey({ ...first, bodyHash: "b", runId: "r2" });
-      expect(again).toMatchObject({ bodyHash: "a", runId: "r1" });
+      expect(again).toMatchObject({ bodyHash: "a", runId: "r1", created: false });
+      const racing = await Promise.all(
+        [1, 2, 3].map((n) => store.reserveKey({ ...first, key: "k2", runId: `r${n}` })),
+      );
+      expect(racing.filter((reserved) => reserved.created)).toHaveLength(1);
+      expect(new Set(racing.map((reserved) => reserved.runId)).size).toBe(1);
     });
 
     test("occurrences open PENDING once, in the order the run raised them", async () => {

@@ -157,6 +157,14 @@ export class ContractEngine {
       };
     }
     const runId = record.runId;
+    if (record.created && (await this.#store.run(runId)) !== undefined) {
+      return {
+        kind: "error",
+        status: 409,
+        code: OutcomeCode.INVALID_REQUEST,
+        message: "this runId is already used by another request; a new submission needs a new runId",
+      };
+    }
     await this.#store.sweep();
     const attempt = await this.#begin(runId, threadId);
     // The same submission while its run is going (on any instance): show that run instead of starting another.

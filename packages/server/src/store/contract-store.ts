@@ -5,6 +5,7 @@ import type {
   NewOccurrence,
   Occurrence,
   OccurrenceRef,
+  ReservedKey,
   RetentionWindows,
   RunRecord,
   Settlement,
@@ -26,7 +27,7 @@ export interface ContractStore {
   now(): Promise<number>;
 
   /** Records the key (stamped with the store's clock), or returns the record already there for it: the unique key decides. */
-  reserveKey(record: Omit<IdempotencyRecord, "createdAt">): Promise<IdempotencyRecord>;
+  reserveKey(record: Omit<IdempotencyRecord, "createdAt">): Promise<ReservedKey>;
 
   /** Opens PENDING occurrences for a run's interrupts; an id already open in the thread is left alone. */
   openOccurrences(occurrences: readonly NewOccurrence[]): Promise<void>;

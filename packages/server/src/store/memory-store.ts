@@ -9,6 +9,7 @@ import {
   type OccurrenceRef,
   OccurrenceState,
   type OutcomeRecord,
+  type ReservedKey,
   type RetentionWindows,
   type RunRecord,
   type Settlement,
@@ -68,13 +69,13 @@ export class MemoryStore implements ContractStore {
     return this.#now();
   }
 
-  async reserveKey(record: Omit<IdempotencyRecord, "createdAt">): Promise<IdempotencyRecord> {
+  async reserveKey(record: Omit<IdempotencyRecord, "createdAt">): Promise<ReservedKey> {
     const existing = this.#doc.idempotency[record.key];
-    if (existing !== undefined) return existing;
+    if (existing !== undefined) return { ...existing, created: false };
     const created = { ...record, createdAt: this.#now() };
     this.#doc.idempotency[record.key] = created;
     this.#changed();
-    return created;
+    return { ...created, created: true };
   }
 
   async openOccurrences(occurrences: readonly NewOccurrence[]): Promise<void> {

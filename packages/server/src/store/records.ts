@@ -91,6 +91,11 @@ export interface IdempotencyRecord {
   readonly createdAt: number;
 }
 
+/** A reservation's answer: the key's record, and whether this call created it. */
+export interface ReservedKey extends IdempotencyRecord {
+  readonly created: boolean;
+}
+
 export interface StoredFrame {
   readonly seq: number;
   readonly event: AgUiEvent;

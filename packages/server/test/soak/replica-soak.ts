@@ -180,7 +180,9 @@ try {
       await sleep(300);
       await replicas.restart(victim);
     }
-  })();
+  })().catch((error: unknown) => {
+    violations.push(`chaos: a replica did not come back (${(error as Error).message.split("\n")[0]})`);
+  });
   await Promise.all(
     Array.from({ length: PARALLEL }, async () => {
       for (let index = next++; index < RUNS; index = next++) {

@@ -69,17 +69,17 @@ export async function startPostgres(): Promise<TestPostgres> {
   const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
   run("pg_ctl", ["-D", data, "-o", serverOptions, "-l", join(dir, "log"), "-w", "-t", "60", "start"]);
   let stopped = false;
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    port,
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      try {
-        run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    process.off("exit", stop);
+    try {
+      run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   };
+  // Never left running, even when the process that started it dies of an error.
+  process.once("exit", stop);
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop };
 }

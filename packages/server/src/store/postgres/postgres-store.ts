@@ -9,6 +9,7 @@ import {
   type Occurrence,
   type OccurrenceRef,
   OccurrenceState,
+  type ReservedKey,
   type RetentionWindows,
   type RunRecord,
   type Settlement,
@@ -95,9 +96,9 @@ export class PostgresStore implements ContractStore {
     return Number(result.rows[0]?.now);
   }
 
-  async reserveKey(record: Omit<IdempotencyRecord, "createdAt">): Promise<IdempotencyRecord> {
+  async reserveKey(record: Omit<IdempotencyRecord, "createdAt">): Promise<ReservedKey> {
     const s = this.#s;
-    await this.#pool.query(
+    const inserted = await this.#pool.query(
       `INSERT INTO ${s}.idempotency_keys (key, body_hash, run_id, thread_id, created_at)
        VALUES ($1, $2, $3, $4, ${NOW_MS}) ON CONFLICT (key) DO NOTHING`,
       [record.key, record.bodyHash, record.runId, record.threadId],
@@ -117,6 +118,7 @@ export class PostgresStore implements ContractStore {
       runId: row.run_id,
       threadId: row.thread_id,
       createdAt: Number(row.created_at),
+      created: inserted.rowCount === 1,
     };
   }
 
