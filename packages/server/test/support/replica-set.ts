@@ -83,7 +83,8 @@ export class ReplicaSet {
         REPLICA_ID: id,
         ...this.#options.env,
       },
-      stdio: ["ignore", "pipe", "pipe"],
+      // stdin stays open while this process lives: its end tells the replica to stop.
+      stdio: ["pipe", "pipe", "pipe"],
     });
     let errors = "";
     child.stderr?.on("data", (chunk: Buffer) => {

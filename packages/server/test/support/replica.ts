@@ -46,4 +46,7 @@ const stop = async () => {
   process.exit(0);
 };
 process.on("SIGTERM", () => void stop());
+// The process that started this one is gone (its end of stdin closed): never outlive it.
+process.stdin.on("end", () => void stop());
+process.stdin.resume();
 process.on("SIGINT", () => void stop());
