@@ -131,7 +131,8 @@ describe.skipIf(unavailable !== undefined)("three replicas on one Postgres", () 
 
   test("concurrent resumes of one answer on two replicas: one claim, the other IN_PROGRESS, one execution", async () => {
     const threadId = `thread-${randomUUID()}`;
-    const asked = await direct("replica-1").askToDeploy(threadId, "deploy prod [slow-model:1500]");
+    // The winner holds its claim for 4 s, so the loser arrives while it is held, however loaded the machine.
+    const asked = await direct("replica-1").askToDeploy(threadId, "deploy prod [slow-model:4000]");
     const [a, b] = [randomUUID(), randomUUID()];
     const readers = await Promise.all([
       direct("replica-2").run(resumeBody(threadId, `resume-${a}`, asked.interruptId, a), a),

@@ -5,7 +5,7 @@
 // tool, the tool is cut off, streams are dropped mid-run, and replicas are SIGKILLed and
 // restarted. Every run is then checked where the truth is, the ledger:
 //   - every answer ends in a verdict (no dead end), within its retry budget;
-//   - applied + approved ⇒ exactly one execution; rejected ⇒ none; never two;
+//   - applied + approved ⇒ exactly one execution; rejected ⇒ none; never two (INDETERMINATE: 0 or 1);
 //   - a reused result is the one first stored (same message id);
 //   - every stream's cursors are gap-free.
 //   SOAK_RUNS=200 SOAK_SEED=7 SOAK_PARALLEL=4 npm run soak:replicas
@@ -161,9 +161,8 @@ try {
       violations.push(`${threadId}: applied an approval, but the tool ran ${ran} times`);
     }
     if (decision === "reject" && ran !== 0) violations.push(`${threadId}: rejected, but the tool ran`);
-    if (verdict === OutcomeCode.INDETERMINATE && ran !== 1) {
-      violations.push(`${threadId}: INDETERMINATE, but the tool ran ${ran} times (nothing was cut off)`);
-    }
+    // INDETERMINATE allows 0 or 1: a replica killed between EXECUTING and the tool's effect leaves
+    // nothing in the ledger, and the server cannot know that; it must never allow 2 (checked above).
   }
 
   let next = 0;
