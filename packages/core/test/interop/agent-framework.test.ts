@@ -31,6 +31,23 @@ interface ReleaseExpectations {
   readonly dropAfterToolResult: Verdict;
   /** How a resend after a success is answered: replayed, or NOT_FOUND then reconciled. */
   readonly duplicateAnswer: "replay" | "not-found";
+  /**
+   * A reject whose stream drops after RUN_STARTED. The current release keeps the
+   * rejection in the thread; the reported one aborts the run, its thread shows the
+   * question open again, and a resend is NOT_FOUND: nothing can say what became of it.
+   */
+  readonly rejectDropped: Verdict;
+  /**
+   * The approved tool unavailable. The current release says so after RUN_STARTED
+   * (APPROVAL_TOOL_UNAVAILABLE) and runs it on the identical retry; the reported one
+   * consumes the answer and finishes with "Error: Function failed.": nothing ran, and
+   * nothing can run it now.
+   */
+  readonly toolUnavailable: {
+    readonly verdict: Verdict;
+    readonly attempts: number;
+    readonly executions: number;
+  };
 }
 
 const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
@@ -41,6 +58,8 @@ const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
       failureAfterToolAttempts: 1,
       dropAfterToolResult: "applied",
       duplicateAnswer: "replay",
+      rejectDropped: "applied",
+      toolUnavailable: { verdict: "applied", attempts: 2, executions: 1 },
     },
   ],
   [
@@ -50,6 +69,8 @@ const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
       failureAfterToolAttempts: 2,
       dropAfterToolResult: "lost",
       duplicateAnswer: "not-found",
+      rejectDropped: "lost",
+      toolUnavailable: { verdict: "lost", attempts: 1, executions: 0 },
     },
   ],
 ];
@@ -77,14 +98,20 @@ describe.each(RELEASES)("the real Agent Framework server, %s release", (release,
     await peer?.reset();
   });
 
-  /** A page's client; a second call in one test is a reload (same IndexedDB). */
-  function open(fetchImpl?: (input: string, init?: RequestInit) => Promise<Response>): OutboxClient {
+  /**
+   * A page's client; a second call in one test is a reload (same IndexedDB). A
+   * `device` of its own has its own IndexedDB: another browser of the same person.
+   */
+  function open(
+    fetchImpl?: (input: string, init?: RequestInit) => Promise<Response>,
+    device?: IDBFactory,
+  ): OutboxClient {
     const client = createIsolatedClient({
       url: `${peer.url}/agent`,
       namespace: "user-1",
       dbName: "outbox-af",
       retry: { backoff: { baseMs: 20, capMs: 200 } },
-      indexedDB,
+      indexedDB: device ?? indexedDB,
       ...(fetchImpl ? { deps: { fetch: fetchImpl } } : {}),
     });
     clients.push(client);
@@ -294,10 +321,99 @@ describe.each(RELEASES)("the real Agent Framework server, %s release", (release,
 
       expect(final.state).toBe("applied");
       expect(final.attempts).toBe(2);
-      // The current release replays its record; the reported one answers NOT_FOUND, which
-      // after our own send means "consumed": the thread shows the result, so applied.
-      expect(final.replayed ?? false).toBe(expected.duplicateAnswer === "replay" ? final.replayed : false);
+      // The current release replays its record (a plain RUN_FINISHED: neither release marks
+      // a replay, see docs/interop.md); the reported one answers NOT_FOUND, which after our
+      // own send means "consumed": the thread shows the result, so applied from it.
+      expect(final.replayed ?? false).toBe(false);
+      if (expected.duplicateAnswer === "replay") expect(final.verdictDetail).toBe("The answer took effect.");
+      else expect(final.verdictDetail).toMatch(/confirmed from the conversation/);
       expect(await executions("af-duplicate")).toHaveLength(1);
+    },
+  );
+
+  // A rejection is stored as a tool message ("Error: Tool call invocation was rejected by
+  // user.") by both releases: it is not evidence that the tool ran.
+  test.skipIf(unavailable !== undefined)(
+    `reject, the stream drops after RUN_STARTED → ${expected.rejectDropped}: a rejection is not an execution`,
+    async () => {
+      const client = await started();
+      const interrupt = await askForDeployment(client, "af-reject-drop");
+      await peer.chaos([{ point: "mid-stream", action: "drop", afterEvents: 1, threadId: "af-reject-drop" }]);
+
+      const entry = await client.answer({
+        threadId: "af-reject-drop",
+        interruptId: interrupt.id,
+        approved: false,
+      });
+      const final = await settled(client, entry.key);
+
+      expect(await executions("af-reject-drop")).toHaveLength(0);
+      expect(final.state).toBe(expected.rejectDropped);
+      expect(final.verdictDetail ?? "").not.toMatch(/the action ran/);
+    },
+  );
+
+  test.skipIf(unavailable !== undefined)(
+    "one device rejects, a stale second device approves: never applied, nothing ran",
+    async () => {
+      const first = await started();
+      const interrupt = await askForDeployment(first, "af-two-devices");
+      const second = open(undefined, new IDBFactory());
+      await second.start();
+      await second.thread("af-two-devices").hydrate();
+      expect(
+        second
+          .thread("af-two-devices")
+          .store.getState()
+          .pendingInterrupts.map((i) => i.id),
+      ).toEqual([interrupt.id]);
+
+      const rejected = await first.answer({
+        threadId: "af-two-devices",
+        interruptId: interrupt.id,
+        approved: false,
+      });
+      expect((await settled(first, rejected.key)).state).toBe("applied");
+      const approved = await second.answer({
+        threadId: "af-two-devices",
+        interruptId: interrupt.id,
+        approved: true,
+      });
+      const final = await settled(second, approved.key);
+
+      expect(await executions("af-two-devices")).toHaveLength(0);
+      // 1.7.0 says the resume conflicts; 1.0.1's thread shows the rejection marker.
+      expect(final.state).toBe("elsewhere");
+      expect(final.verdictDetail ?? "").not.toMatch(/the action ran/);
+      expect(second.entryFor("af-two-devices", interrupt.id)?.key).toBe(approved.key);
+    },
+  );
+
+  test.skipIf(unavailable !== undefined)(
+    `tool unavailable → ${expected.toolUnavailable.verdict}: never applied without the tool's own result`,
+    async () => {
+      const requests: Array<string | null> = [];
+      const client = open((input, init) => {
+        const key = new Headers(init?.headers).get("idempotency-key");
+        if (key) requests.push(key);
+        return fetch(input, init);
+      });
+      await client.start();
+      const interrupt = await askForDeployment(client, "af-unavailable");
+      await peer.chaos([{ point: "before-claim", action: "fail", threadId: "af-unavailable" }]);
+
+      const entry = await client.answer({
+        threadId: "af-unavailable",
+        interruptId: interrupt.id,
+        approved: true,
+      });
+      const final = await settled(client, entry.key);
+
+      const { verdict, attempts, executions: ran } = expected.toolUnavailable;
+      expect(final).toMatchObject({ state: verdict, attempts });
+      // Every attempt is the same submission: one key.
+      expect(requests).toEqual(Array.from({ length: attempts }, () => entry.key));
+      expect(await executions("af-unavailable")).toHaveLength(ran);
     },
   );
 });
