@@ -21,6 +21,7 @@ const BENCHES: readonly Bench[] = [
   { file: "reattach.ts" },
   // Benchmark 6 (size) lives in its own file; it runs here when present.
   { file: "bundle-size.ts" },
+  { file: "server-postgres.ts" },
 ];
 
 function run(bench: Bench): Promise<{ code: number; seconds: number }> {
