@@ -57,7 +57,7 @@ try {
   }
   heading(
     "3. Recovery after reload (Chromium)",
-    `Chromium ${bench.browser.version()}, ${SAMPLES} reloads each after ${WARMUP} warm-up`,
+    `Chromium ${bench.version}, ${SAMPLES} reloads each after ${WARMUP} warm-up`,
   );
   const totals = ours.map((timing) => timing.total);
   const phase = (pick: (timing: RecoveryTiming) => number) => ms(median(ours.map(pick)));

@@ -10,7 +10,7 @@
 //   reader    — ours without the dispatch (readEventStream alone).
 import { createParser } from "eventsource-parser";
 import { pumpRunStream } from "../../packages/core/src/delivery/pump-run-stream.ts";
-import type { Message } from "../../packages/core/src/protocol/index.ts";
+import { EventType, type Message } from "../../packages/core/src/protocol/index.ts";
 import { createEventLog } from "../../packages/core/src/stream/event-log.ts";
 import {
   DEFAULT_MAX_EVENT_BYTES,
@@ -32,7 +32,7 @@ function postRun(url: string): Promise<Response> {
 export async function ours(url: string, earlier: readonly Message[]): Promise<Read> {
   const threads = new ThreadRegistry();
   // The thread as an app shows it before the run: its history already loaded.
-  threads.apply(THREAD_ID, { type: "MESSAGES_SNAPSHOT", messages: [...earlier] });
+  threads.apply(THREAD_ID, { type: EventType.MESSAGES_SNAPSHOT, messages: [...earlier] });
   const before = threads.get(THREAD_ID).messages.length;
   const started = performance.now();
   const response = await postRun(url);
