@@ -39,7 +39,7 @@ const ISOLATION_HEADERS = {
 };
 
 /** Bundles `entry` (a path relative to bench/pages/) and opens it on a fresh on-disk profile. */
-export async function openBenchPage(entry: string): Promise<BenchPage> {
+export async function openBenchPage(entry: string, extraArgs: readonly string[] = []): Promise<BenchPage> {
   const bundled = await build({
     entryPoints: [fileURLToPath(new URL(`../pages/${entry}`, import.meta.url))],
     bundle: true,
@@ -74,7 +74,7 @@ export async function openBenchPage(entry: string): Promise<BenchPage> {
   const profile = await mkdtemp(join(tmpdir(), "agui-outbox-bench-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumExecutablePath,
-    args: chromiumArgs,
+    args: [...chromiumArgs, ...extraArgs],
     headless: true,
   });
   const close = async () => {
