@@ -25,5 +25,9 @@
  * leadership, tab sync, a pure delivery step, an error sink) added about 1.5 kB
  * (51,129 → 52,600 bytes on its own): with the storage work and the batched
  * resumes the budget moves to 55,000.
+ *
+ * Folding a stream chunk into one draft (the draft, the id → index map), the hand
+ * check for every simple event and the group commit added about 1.1 kB (measured
+ * 55,6xx): the budget moves to 56,000.
  */
-export const SIZE_BUDGET_GZIP_BYTES = 55_000;
+export const SIZE_BUDGET_GZIP_BYTES = 56_000;

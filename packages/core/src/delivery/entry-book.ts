@@ -1,3 +1,4 @@
+import { CommitGroup } from "../outbox/commit-group";
 import type { OutboxEntry } from "../outbox/entry";
 import { compareEntries, type OutboxStore } from "../outbox/outbox-store";
 import { type EntryAction, reduceEntry } from "../outbox/reducer";
@@ -30,8 +31,12 @@ export class EntryBook {
   /** Per key, the last write queued: writes to one entry run one after another. */
   readonly #writing = new Map<string, Promise<unknown>>();
 
+  /** Transitions of many entries at once share one strict transaction. */
+  readonly #commits: CommitGroup;
+
   constructor(options: EntryBookOptions) {
     this.#options = options;
+    this.#commits = new CommitGroup(options.store);
   }
 
   get namespace(): string {
@@ -123,7 +128,7 @@ export class EntryBook {
     // Compare-and-set: a change computed from a copy another writer has since
     // replaced (another tab, a leader that lost its lock) is not written; the
     // stored entry is taken instead. A wiped entry is dropped, never revived.
-    const result = await this.#options.store.commit(next);
+    const result = await this.#commits.commit(next);
     if (result.committed) {
       this.set(result.entry);
       return result.entry;
