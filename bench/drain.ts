@@ -17,7 +17,7 @@
 //              same six connections), each response read to its end. It writes
 //              nothing: the SDK's durable writes are part of what the ratio shows.
 // Each of BENCH_DRAIN_SAMPLES samples measures both, in alternating order, each on a
-// fresh server and database. Heap: the page's used JS heap (`Runtime.getHeapUsage`
+// freshly reset server and a fresh database. Heap: the page's used JS heap (`Runtime.getHeapUsage`
 // over CDP) sampled every 10 ms, its peak above the value after a forced GC.
 // Target: time ≤ 1.3× plain fetch, ≤ 30 MB extra heap.
 import type { CapturedRequest, DrainRequest, DrainSample } from "./pages/drain-page.ts";
@@ -66,11 +66,15 @@ async function withHeap(timed: () => Promise<DrainSample>): Promise<Measured> {
 }
 try {
   const samples = { ours: [] as Measured[], baseline: [] as Measured[] };
-  for (let index = 0; index < SAMPLES; index += 1) {
-    const order = index % 2 === 0 ? (["baseline", "ours"] as const) : (["ours", "baseline"] as const);
-    for (const side of order) {
-      const mock = await startMockProcess({ toolDurationMs: 0 });
-      try {
+  // One server process for the whole benchmark, reset before each side: every
+  // side starts from an empty server, without a process start between samples.
+  const mock = await startMockProcess({ toolDurationMs: 0 });
+  try {
+    for (let index = 0; index < SAMPLES; index += 1) {
+      const order = index % 2 === 0 ? (["baseline", "ours"] as const) : (["ours", "baseline"] as const);
+      for (const side of order) {
+        const reset = await fetch(`${mock.url}/__reset`, { method: "POST" });
+        if (!reset.ok) throw new Error(`the mock server refused a reset: ${reset.status}`);
         const request: DrainRequest = {
           agentUrl: `${mock.url}/agent`,
           dbName: `bench-drain-${index}-${side}`,
@@ -96,10 +100,10 @@ try {
               ),
         );
         samples[side].push(sample);
-      } finally {
-        await mock.close();
       }
     }
+  } finally {
+    await mock.close();
   }
   heading(
     `4. Drain (Chromium ${bench.version}, IndexedDB on disk, mock server in its own process)`,

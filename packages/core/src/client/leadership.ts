@@ -74,7 +74,9 @@ export class Leadership {
     await this.#options.kindKnown();
     if (isLeader() && !lifecycle.isDisposed) {
       await engine.activate();
-      await background.resumeAll();
+      // The start's own read of the background runs is recent enough when the
+      // lock came before it finished (as for the entries): no second read.
+      if (reread) await background.resumeAll();
       background.activate();
     }
   }
