@@ -50,6 +50,11 @@ export class Leadership {
     this.#enqueue(lifecycle.isReady, 0);
   }
 
+  /** Resolves once the leadership changes asked for so far have run (never rejects). */
+  settled(): Promise<void> {
+    return this.#chain;
+  }
+
   /** Stops any retry that is waiting. */
   stop(): void {
     this.#cancelRetry();
