@@ -1,7 +1,9 @@
 import { type ReactNode, useMemo } from "react";
+import { useStore } from "zustand";
 import { describeVerdict, type VerdictDescription } from "./describe-verdict";
 import { type UseApprovalResult, useApproval } from "./use-approval";
 import { type ApprovalFormModel, useApprovalForm } from "./use-approval-form";
+import { useOutboxClient } from "./use-outbox-client";
 import { type CountdownClock, useRetryCountdown } from "./use-retry-countdown";
 
 const NO_ARGS: Readonly<Record<string, unknown>> = {};
@@ -24,7 +26,8 @@ export interface ApprovalCardModel {
   readonly canAnswer: boolean;
   /** Validate, then approve with the edited arguments (if any changed). */
   approve(): Promise<void>;
-  reject(): Promise<void>;
+  /** Reject, optionally saying why (sent where the schema declares `reason`, always kept and shown). */
+  reject(reason?: string): Promise<void>;
 }
 
 export interface ApprovalCardProps {
@@ -48,6 +51,9 @@ export function useApprovalCard(
   clock?: CountdownClock,
 ): ApprovalCardModel {
   const approval = useApproval(threadId, interruptId);
+  const client = useOutboxClient();
+  const serverKind = useStore(client.connection, (state) => state.serverKind);
+  const online = useStore(client.connection, (state) => state.online);
   const kept = approval.entry?.state === "needs_user" ? approval.entry.decision : undefined;
   const keptArgs = kept?.kind === "approve" ? kept.editedArgs : undefined;
   const proposedArgs = approval.proposed?.args ?? NO_ARGS;
@@ -61,7 +67,9 @@ export function useApprovalCard(
     approval.state === "retry_wait" ? approval.nextAttemptAt : null,
     clock,
   );
-  const verdict = approval.entry ? describeVerdict(approval.entry, secondsLeft) : null;
+  const verdict = approval.entry
+    ? describeVerdict(approval.entry, { secondsLeft, serverKind, online })
+    : null;
   return {
     threadId,
     interruptId,
@@ -75,10 +83,10 @@ export function useApprovalCard(
         form.showAllErrors();
         return;
       }
-      await approval.answer(true, form.editedArgs);
+      await approval.answer({ approved: true, ...(form.editedArgs ? { editedArgs: form.editedArgs } : {}) });
     },
-    async reject() {
-      await approval.answer(false);
+    async reject(reason?: string) {
+      await approval.answer({ approved: false, ...(reason ? { reason } : {}) });
     },
   };
 }

@@ -46,11 +46,11 @@ function ThreadView(props: { clock?: CountdownClock }) {
       <button type="button" onClick={() => void thread.send("please deploy to prod").catch(() => {})}>
         Send
       </button>
-      {approvals.map((id) => (
+      {approvals.map(({ interruptId }) => (
         <DefaultApprovalCard
-          key={id}
+          key={interruptId}
           threadId={THREAD}
-          interruptId={id}
+          interruptId={interruptId}
           {...(props.clock ? { clock: props.clock } : {})}
         />
       ))}
@@ -208,10 +208,12 @@ test("retry_wait shows the countdown and Retry now sends again at once", async (
   await askForDeployment();
   fireEvent.click(screen.getByRole("button", { name: "Approve" }));
   await waitFor(() =>
-    expect(screen.getByTestId("approval-status").textContent).toBe("Retrying in 30s (attempt 2)."),
+    expect(screen.getByTestId("approval-status").textContent).toBe(
+      "Server unavailable (503) — retrying in 30 s.",
+    ),
   );
   expect(screen.getByRole("list", { name: "outbox" }).textContent).toBe("retry_wait attempts=1");
-  fireEvent.click(screen.getByRole("button", { name: "Retry now (30s)" }));
+  fireEvent.click(screen.getByRole("button", { name: "Retry now" }));
   await waitFor(() => expect(screen.getByTestId("approval-status").textContent).toBe("Applied."));
   expect(agent.count("resume")).toBe(2);
   // The retry carried the same idempotency key.
@@ -235,13 +237,72 @@ test("a lost answer is kept, explained, and can be resent as a message", async (
     ),
   );
   expect(screen.getByTestId("approval-decision").textContent).toBe("You approved with target = staging.");
+  // The explanation is inside the card: what may have happened and what each action does.
+  const card = screen.getByTestId("approval-card");
+  expect(card.contains(screen.getByTestId("lost-explanation"))).toBe(true);
+  expect(screen.getByTestId("lost-explanation").textContent).toContain("The agent may run the tool again.");
   const messagesBefore = agent.count("message");
+  // Resending asks first: it may cause the tool to run again.
   fireEvent.click(screen.getByRole("button", { name: "Resend as a message" }));
+  expect(agent.count("message")).toBe(messagesBefore);
+  expect(card.textContent).toContain("This may cause the tool to run again.");
+  fireEvent.click(screen.getByRole("button", { name: "Send the message" }));
   await waitFor(() => expect(agent.count("message")).toBe(messagesBefore + 1));
-  await waitFor(() => expect(client.outbox.getState().entries).toEqual([]));
   expect(screen.getByRole("list", { name: "messages" }).textContent).toContain(
     'My earlier answer to "Deploy to prod?" may not have arrived: I approved it with target = staging.',
   );
+  // The lost entry stays on screen, marked as resent, until the person dismisses it.
+  await screen.findByTestId("resent");
+  expect(client.outbox.getState().entries.map((entry) => entry.state)).toEqual(["lost"]);
+  expect(screen.queryByRole("button", { name: "Resend as a message" })).toBeNull();
+  fireEvent.click(screen.getByRole("button", { name: "Dismiss" }));
+  await waitFor(() => expect(client.outbox.getState().entries).toEqual([]));
+});
+
+test("after Approve or Reject, focus moves to the card's status line", async () => {
+  const { client } = setup();
+  renderWithClient(client, <ThreadView />);
+  await askForDeployment();
+  const reject = screen.getByRole("button", { name: "Reject" });
+  reject.focus();
+  fireEvent.click(reject);
+  await waitFor(() => expect(screen.getByTestId("approval-status").textContent).toBe("Rejection delivered."));
+  expect(document.activeElement).toBe(screen.getByTestId("approval-status"));
+});
+
+function RejectWithReason(props: { interruptId: string }) {
+  const approval = useApproval(THREAD, props.interruptId);
+  return (
+    <button
+      type="button"
+      onClick={() => void approval.answer({ approved: false, reason: "not on a Friday" })}
+    >
+      Reject with a reason
+    </button>
+  );
+}
+
+test("a reason never makes a valid rejection invalid: kept with the entry, sent only where the schema declares it", async () => {
+  const agent = new FakeAgent();
+  const interruptId = agent.seedDeployQuestion(THREAD);
+  const { client } = setup(agent);
+  renderWithClient(
+    client,
+    <>
+      <ThreadView />
+      <RejectWithReason interruptId={interruptId} />
+    </>,
+  );
+  await screen.findByRole("heading", { name: "Deploy to prod?" });
+  fireEvent.click(screen.getByRole("button", { name: "Reject with a reason" }));
+  // The schema is closed and has no `reason`: the answer is still written and delivered.
+  await waitFor(() => expect(screen.getByTestId("approval-status").textContent).toBe("Rejection delivered."));
+  expect(screen.getByTestId("approval-decision").textContent).toBe("You rejected: not on a Friday");
+  expect(client.outbox.getState().entries[0]?.decision).toEqual({ kind: "reject", reason: "not on a Friday" });
+  const body = JSON.parse(client.outbox.getState().entries[0]?.body ?? "{}") as {
+    resume: { payload: unknown }[];
+  };
+  expect(body.resume[0]?.payload).toEqual({ approved: false });
 });
 
 function ConnectionBadge() {
