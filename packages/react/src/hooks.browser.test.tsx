@@ -298,7 +298,10 @@ test("a reason never makes a valid rejection invalid: kept with the entry, sent 
   // The schema is closed and has no `reason`: the answer is still written and delivered.
   await waitFor(() => expect(screen.getByTestId("approval-status").textContent).toBe("Rejection delivered."));
   expect(screen.getByTestId("approval-decision").textContent).toBe("You rejected: not on a Friday");
-  expect(client.outbox.getState().entries[0]?.decision).toEqual({ kind: "reject", reason: "not on a Friday" });
+  expect(client.outbox.getState().entries[0]?.decision).toEqual({
+    kind: "reject",
+    reason: "not on a Friday",
+  });
   const body = JSON.parse(client.outbox.getState().entries[0]?.body ?? "{}") as {
     resume: { payload: unknown }[];
   };
