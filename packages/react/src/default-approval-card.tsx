@@ -52,7 +52,8 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
   };
 
   return (
-    <section
+    // An article, not a landmark: a thread may hold several cards asking the same question.
+    <article
       className={["agui-card", `agui-card--${verdict?.tone ?? "open"}`, props.className]
         .filter(Boolean)
         .join(" ")}
@@ -151,6 +152,6 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
         </p>
       ) : null}
       <CardActions card={card} onDone={focusStatus} />
-    </section>
+    </article>
   );
 }

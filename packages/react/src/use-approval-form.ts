@@ -1,6 +1,7 @@
 import { type AnswerViolation, checkAnswer } from "@agui-outbox/core";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import {
+  FieldKind,
   type FieldValue,
   type FormErrors,
   type FormField,
@@ -67,7 +68,19 @@ export function useApprovalForm(
     if (dirty.size === 0) setValues(initial);
   }, [initial, dirty]);
 
-  const args = useMemo(() => toArgs(fields, values), [fields, values]);
+  const args = useMemo(() => {
+    const all = toArgs(fields, values);
+    // An unchecked box the proposal did not mention, left alone, is no edit: leave it out.
+    for (const field of fields)
+      if (
+        field.kind === FieldKind.boolean &&
+        all[field.name] === false &&
+        !dirty.has(field.name) &&
+        !Object.hasOwn(startArgs, field.name)
+      )
+        delete all[field.name];
+    return all;
+  }, [fields, values, dirty, startArgs]);
   const check = useMemo(
     () =>
       fields.length === 0
