@@ -1,6 +1,4 @@
-// First: zod must be jitless before any schema is built (see zod-jitless.ts).
-import "../protocol/zod-jitless.ts";
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { EntryState, type OutboxEntry } from "../outbox/entry";
 import { RecordedDecisionSchema } from "../protocol/extensions";
 
@@ -55,6 +53,7 @@ export const OutboxEntrySchema = z.looseObject({
   everSent: z.boolean(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  revision: z.exactOptional(z.int().check(z.nonnegative())),
   expiresAt: z.number(),
 });
 
