@@ -38,6 +38,7 @@ export {
   isFinalState,
   type OutboxEntry,
 } from "./outbox/entry";
+export type { EntryQuestion } from "./outbox/entry-question";
 export {
   DEFAULT_OUTBOX_DB_NAME,
   IdbStore,

@@ -62,7 +62,7 @@ export function useApprovalCard(
     () => (keptArgs ? { ...proposedArgs, ...keptArgs } : proposedArgs),
     [proposedArgs, keptArgs],
   );
-  const form = useApprovalForm(approval.interrupt?.responseSchema, proposedArgs, startArgs);
+  const form = useApprovalForm(approval.responseSchema, proposedArgs, startArgs);
   const secondsLeft = useRetryCountdown(
     approval.state === "retry_wait" ? approval.nextAttemptAt : null,
     clock,

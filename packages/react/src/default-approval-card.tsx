@@ -33,7 +33,7 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
   const unanswered = approval.state === "unanswered";
   const answering = card.canAnswer;
   const question =
-    approval.interrupt?.message ?? (approval.proposed ? `Run ${approval.proposed.name}?` : "Approval needed");
+    approval.question ?? (approval.proposed ? `Run ${approval.proposed.name}?` : "Approval needed");
   const locked = !answering || approval.submitting;
   const focusStatus = () => status.current?.focus();
 

@@ -1,7 +1,8 @@
+import { MemoryStore } from "@agui-outbox/core";
 import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, expect, test } from "vitest";
 import { DefaultApprovalCard } from "./default-approval-card";
-import { FakeAgent } from "./test-util/fake-agent";
+import { DEPLOY_SCHEMA, FakeAgent } from "./test-util/fake-agent";
 import { FIXED_NOW, makeClient, manualSignal, renderWithClient } from "./test-util/render-client";
 import { useApproval } from "./use-approval";
 import { useApprovals } from "./use-approvals";
@@ -391,4 +392,32 @@ test("after a needs-you verdict the kept answer is shown and the person can answ
       .entries.map((entry) => entry.state)
       .sort(),
   ).toEqual(["applied", "needs_user"]);
+});
+
+test("the question travels with the answer: a reload of a thread that no longer holds it shows the same card", async () => {
+  // First session: answer the question; the entry keeps message, proposed call and schema.
+  const agent = new FakeAgent();
+  const store = new MemoryStore();
+  const { client } = setup(agent, { storage: store });
+  renderWithClient(client, <ThreadView />);
+  await askForDeployment();
+  fireEvent.click(screen.getByRole("button", { name: "Reject" }));
+  await waitFor(() => expect(screen.getByTestId("approval-status").textContent).toBe("Rejection delivered."));
+  const [kept] = await store.listByNamespace("user-1");
+  expect(kept?.question).toEqual({
+    message: "Deploy to prod?",
+    toolName: "deploy_change",
+    proposedArgs: { target: "prod" },
+    responseSchema: DEPLOY_SCHEMA,
+  });
+  cleanup();
+  client.dispose();
+
+  // Another session over the same storage, against a server that kept nothing of the thread.
+  const { client: next } = setup(new FakeAgent(), { storage: store });
+  renderWithClient(next, <ThreadView />);
+  const card = await screen.findByTestId("approval-card");
+  await screen.findByRole("heading", { name: "Deploy to prod?" });
+  expect(card.textContent).toContain("Proposed: deploy_change (target = prod)");
+  expect(screen.getByTestId("approval-status").textContent).toBe("Rejection delivered.");
 });

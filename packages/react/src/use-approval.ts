@@ -36,6 +36,10 @@ export interface UseApprovalResult {
   readonly interruptOpen: boolean;
   /** The tool call the interrupt guards, with its proposed arguments. */
   readonly proposed: ProposedCall | undefined;
+  /** What the person is (or was) asked: the interrupt's message, else the one kept with the answer. */
+  readonly question: string | undefined;
+  /** The interrupt's `responseSchema`, else the one kept with the answer. */
+  readonly responseSchema: Readonly<Record<string, unknown>> | undefined;
   readonly entry: OutboxEntry | undefined;
   readonly state: ApprovalState;
   /** True once the entry has a final verdict. */
@@ -121,7 +125,17 @@ export function useApproval(
   const interrupt = live ?? seen.current;
   // After a reload of a resolved thread the interrupt is gone; the entry still names the tool call.
   const toolCallId = interrupt?.toolCallId ?? entry?.toolCallId;
-  const proposed = useMemo(() => findProposedCall(messages, toolCallId), [messages, toolCallId]);
+  // The question travels with the answer: after a reload, in another tab or for a
+  // thread that no longer holds the tool call, the entry's copy stands in.
+  const kept = entry?.question;
+  const proposed = useMemo(
+    () =>
+      findProposedCall(messages, toolCallId) ??
+      (kept?.toolName ? { name: kept.toolName, args: kept.proposedArgs ?? {} } : undefined),
+    [messages, toolCallId, kept],
+  );
+  const responseSchema =
+    (interrupt?.responseSchema as Readonly<Record<string, unknown>> | undefined) ?? kept?.responseSchema;
 
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<Error | null>(null);
@@ -203,7 +217,7 @@ export function useApproval(
       }),
     [act, client, key],
   );
-  const question = interrupt?.message;
+  const question = interrupt?.message ?? kept?.message;
   const resendAsMessage = useCallback(
     () =>
       act(async () => {
@@ -219,6 +233,8 @@ export function useApproval(
     interrupt,
     interruptOpen: live !== undefined,
     proposed,
+    question,
+    responseSchema,
     entry,
     state: entry?.state ?? "unanswered",
     final: entry ? isFinalState(entry.state) : false,

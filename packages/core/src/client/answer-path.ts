@@ -4,6 +4,7 @@ import { decisionOf, sameDecision } from "../answer/decision";
 import type { DeliveryEngine } from "../delivery/delivery-engine";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { OutboxEntry } from "../outbox/entry";
+import { questionOf } from "../outbox/entry-question";
 import type { OutboxStore } from "../outbox/outbox-store";
 import { createEntry, DEFAULT_RETENTION_MS, reduceEntry } from "../outbox/reducer";
 import { buildResumeResolution } from "../outcome/degraded-payload";
@@ -79,7 +80,8 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
       now,
       retentionMs: options.retentionMs ?? DEFAULT_RETENTION_MS,
     });
-    const entry: OutboxEntry = interrupt.toolCallId ? { ...fresh, toolCallId: interrupt.toolCallId } : fresh;
+    const asked = { ...fresh, question: questionOf(interrupt, threads.get(input.threadId).messages) };
+    const entry: OutboxEntry = interrupt.toolCallId ? { ...asked, toolCallId: interrupt.toolCallId } : asked;
     const result = await opened.putIfAbsentForInterrupt(entry);
     if (result.inserted) {
       // The write has committed: resolve now, with the entry already in the outbox

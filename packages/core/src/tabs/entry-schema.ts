@@ -33,12 +33,20 @@ const EntryErrorSchema = z.looseObject({
   status: z.exactOptional(z.number()),
 });
 
+const EntryQuestionSchema = z.looseObject({
+  message: z.exactOptional(z.string()),
+  toolName: z.exactOptional(z.string()),
+  proposedArgs: z.exactOptional(z.record(z.string(), z.unknown())),
+  responseSchema: z.exactOptional(z.record(z.string(), z.unknown())),
+});
+
 export const OutboxEntrySchema = z.looseObject({
   key: z.string().check(z.minLength(1)),
   namespace: z.string().check(z.minLength(1)),
   threadId: z.string().check(z.minLength(1)),
   interruptId: z.string().check(z.minLength(1)),
   toolCallId: z.exactOptional(z.string()),
+  question: z.exactOptional(EntryQuestionSchema),
   runId: z.string().check(z.minLength(1)),
   body: z.string(),
   decision: DecisionSchema,
