@@ -8,6 +8,7 @@ import { useApproval } from "./use-approval";
 import { useApprovals } from "./use-approvals";
 import { useCapabilities } from "./use-capabilities";
 import { useConnection } from "./use-connection";
+import { useEntryEvents } from "./use-entry-events";
 import { useOutbox } from "./use-outbox";
 import type { CountdownClock } from "./use-retry-countdown";
 import { useThread } from "./use-thread";
@@ -420,4 +421,44 @@ test("the question travels with the answer: a reload of a thread that no longer 
   await screen.findByRole("heading", { name: "Deploy to prod?" });
   expect(card.textContent).toContain("Proposed: deploy_change (target = prod)");
   expect(screen.getByTestId("approval-status").textContent).toBe("Rejection delivered.");
+});
+
+function Callbacks(props: { interruptId: string; log: string[] }) {
+  const approval = useApproval(THREAD, props.interruptId, {
+    onVerdict: (entry) => props.log.push(`verdict:${entry.state}`),
+    onSettled: (entry, error) => props.log.push(`settled:${entry?.state ?? error?.message}`),
+  });
+  useEntryEvents((event) => props.log.push(`event:${event.type}:${event.entry.state}`));
+  return (
+    <>
+      <p data-testid="phase">{`${approval.phase} paused=${approval.isPaused}`}</p>
+      <button type="button" onClick={() => void approval.answer({ approved: true })}>
+        Answer
+      </button>
+    </>
+  );
+}
+
+test("onVerdict/onSettled fire once per verdict, entry events reach the app, phase follows the answer", async () => {
+  const agent = new FakeAgent();
+  const interruptId = agent.seedDeployQuestion(THREAD);
+  agent.resumeScripts.push({ kind: "status", status: 503, retryAfterSeconds: 30 });
+  const { client } = setup(agent, { deps: { now: () => FIXED_NOW } });
+  const log: string[] = [];
+  renderWithClient(client, <Callbacks interruptId={interruptId} log={log} />);
+  await act(async () => {
+    await client.thread(THREAD).hydrate();
+  });
+  expect(screen.getByTestId("phase").textContent).toBe("idle paused=false");
+  fireEvent.click(screen.getByRole("button", { name: "Answer" }));
+  await waitFor(() => expect(screen.getByTestId("phase").textContent).toBe("waiting paused=false"));
+  expect(log.filter((line) => line.startsWith("verdict") || line.startsWith("settled"))).toEqual([]);
+  const key = client.outbox.getState().entries[0]?.key ?? "";
+  await act(async () => {
+    await client.retryNow(key);
+  });
+  await waitFor(() => expect(screen.getByTestId("phase").textContent).toBe("settled paused=false"));
+  expect(log.filter((line) => !line.startsWith("event"))).toEqual(["verdict:applied", "settled:applied"]);
+  expect(log.filter((line) => line.startsWith("event"))[0]).toBe("event:added:queued");
+  expect(log.filter((line) => line.startsWith("event")).at(-1)).toBe("event:verdict:applied");
 });

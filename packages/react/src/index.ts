@@ -48,6 +48,7 @@ export { type ThreadApproval, useApprovals } from "./use-approvals";
 export { type UseBackgroundRunsResult, useBackgroundRuns } from "./use-background-runs";
 export { type Capabilities, useCapabilities } from "./use-capabilities";
 export { useConnection } from "./use-connection";
+export { useEntryEvents } from "./use-entry-events";
 export { useOutbox } from "./use-outbox";
 export { useOutboxClient } from "./use-outbox-client";
 export { type CountdownClock, useRetryCountdown } from "./use-retry-countdown";
