@@ -10,7 +10,7 @@ const CardGallery = lazy(() => import("./gallery/card-gallery"));
 const root = document.getElementById("root");
 if (root)
   createRoot(root).render(
-    globalThis.location.hash === "#gallery" ? (
+    globalThis.location.hash.startsWith("#gallery") ? (
       <Suspense fallback={null}>
         <CardGallery />
       </Suspense>

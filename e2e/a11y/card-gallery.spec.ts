@@ -40,7 +40,13 @@ for (const width of WIDTHS) {
       );
       expect(names).toHaveLength(CASE_COUNT);
       for (const name of names) {
-        const card = page.locator(`[data-case="${name}"] [data-testid="approval-card"]`);
+        // Alone on the page, so its position (and so its pixels) never depends on the other cards.
+        await page.evaluate((hash) => {
+          globalThis.location.hash = hash;
+        }, `#gallery/${name}`);
+        const card = page.locator(
+          `[data-testid="gallery-single"][data-case="${name}"] [data-testid="approval-card"]`,
+        );
         await expect(card).toHaveScreenshot(`${name}-${width}.png`, {
           animations: "disabled",
           caret: "hide",

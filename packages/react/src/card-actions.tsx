@@ -28,8 +28,9 @@ function LostActions(props: { card: ApprovalCardModel; onDone: () => void }): Re
     <div className="agui-card__lost" data-testid="lost-explanation">
       <ul className="agui-card__explain">
         <li>
-          What may have happened: the server received your answer and the tool may have run, but its result
-          never reached this page.
+          {approval.entry?.decision.kind === "approve"
+            ? "What may have happened: the server received your answer and the tool may have run, but its result never reached this page."
+            : "What may have happened: your answer may have reached the server, but what it did with it never reached this page."}
         </li>
         <li>
           <strong>Resend as a message</strong> posts your answer to the agent as a chat message. The agent may

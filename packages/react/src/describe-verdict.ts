@@ -65,8 +65,9 @@ function appliedSentence(entry: OutboxEntry): string {
 }
 
 function lostSentence(entry: OutboxEntry, serverKind: ServerKind): string {
+  // A rejection or cancellation runs nothing itself: only its arrival is in doubt.
   if (entry.decision.kind !== "approve")
-    return `Outcome unknown — your ${noun(entry.decision)} may not have arrived, and the tool may have run. Your answer is kept.`;
+    return `Outcome unknown — your ${noun(entry.decision)} may not have arrived. Your answer is kept.`;
   return serverKind === ServerKind.degraded
     ? "Outcome unknown — the server took your answer but did not say what happened; the tool may have run. Your answer is kept."
     : "Outcome unknown — the tool may have run. Your answer is kept.";
