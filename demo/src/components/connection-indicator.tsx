@@ -28,6 +28,8 @@ function describeLink(connection: ConnectionState, entries: readonly OutboxEntry
         : "Connected (server without the recovery contract)";
     case "unreachable":
       return `Agent unreachable: ${link.reason}`;
+    case "detecting":
+      return `Checking which server this is: ${link.reason}`;
     case "paused":
       return "Signed out: sign in again to send";
     case "stopped":

@@ -1,4 +1,10 @@
-import { type Decision, EntryState, type OutboxEntry, ServerKind } from "@agui-outbox/core";
+import {
+  type BatchProgress,
+  type Decision,
+  EntryState,
+  type OutboxEntry,
+  ServerKind,
+} from "@agui-outbox/core";
 import { describeWaiting } from "./describe-waiting";
 
 /** How a status line should look: calm, in progress, good, or needing attention. */
@@ -25,6 +31,8 @@ export interface VerdictContext {
   readonly serverKind?: ServerKind;
   /** `connection.online`: offline waits say so instead of counting down. @default true */
   readonly online?: boolean;
+  /** For an answer held for its run's other questions: `batchProgress(entries, entry)`. */
+  readonly batch?: BatchProgress;
 }
 
 /** True when the applied verdict came from the server's recorded outcome, not a new run. */
@@ -92,6 +100,20 @@ export function describeVerdict(
   const online = context.online ?? true;
   const what = noun(entry.decision);
   switch (entry.state) {
+    case EntryState.held:
+      return {
+        tone: VerdictTone.pending,
+        sentence: context.batch
+          ? `${context.batch.answered} of ${context.batch.total} answered — sent when all are answered.`
+          : "Waiting for the other questions of this run; sent when all are answered.",
+      };
+    case EntryState.stalled:
+      return {
+        tone: VerdictTone.warning,
+        sentence: online
+          ? `${entry.verdictDetail ?? "Delivery is waiting."} Your answer is kept and will be sent again with the same key.`
+          : "Offline — will send when back.",
+      };
     case EntryState.queued:
       return {
         tone: VerdictTone.pending,
@@ -136,7 +158,7 @@ export function describeVerdict(
         sentence: "Expired before its outcome could be confirmed. Your answer is kept.",
       };
     default:
-      // A state added by a newer core (for example a non-final `stalled`): never blank.
+      // A state added by a newer core: never blank.
       return {
         tone: VerdictTone.warning,
         sentence: online

@@ -60,7 +60,8 @@ export function OutboxProvider(props: OutboxProviderProps): ReactNode {
   );
   return (
     <QueryClientProvider client={queryClient}>
-      <OutboxContext value={value}>{props.children}</OutboxContext>
+      {/* `.Provider`, not `<OutboxContext value>`: the latter is React 19 only. */}
+      <OutboxContext.Provider value={value}>{props.children}</OutboxContext.Provider>
     </QueryClientProvider>
   );
 }
