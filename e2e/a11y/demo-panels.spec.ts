@@ -131,4 +131,7 @@ test("an offline reload says Offline, not that the agent is unreachable", async 
     "Offline: answers are kept and sent when you are back",
   );
   await expect(page.getByTestId("connection")).not.toContainText("unreachable");
+  // The conversation could not be read: it says so, with a way to try again, instead of staying blank.
+  await expect(page.getByTestId("hydration-error")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId("hydration-error").getByRole("button", { name: "Try again" })).toBeVisible();
 });
