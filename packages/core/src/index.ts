@@ -44,13 +44,16 @@ export {
 } from "./outbox/entry";
 export type { EntryQuestion } from "./outbox/entry-question";
 export {
+  type CommitResult,
   DEFAULT_OUTBOX_DB_NAME,
+  FINAL_ENTRY_RETENTION_MS,
   IdbStore,
   type IdbStoreOptions,
   isSupersededByDefault,
   MemoryStore,
   type OpenedOutboxStore,
   type OpenOutboxStoreOptions,
+  OUTBOX_DB_VERSION,
   type OutboxStore,
   openOutboxStore,
   PersistenceResult,

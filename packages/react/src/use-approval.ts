@@ -90,18 +90,6 @@ function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-function latestEntry(
-  entries: readonly OutboxEntry[],
-  threadId: string,
-  interruptId: string,
-): OutboxEntry | undefined {
-  for (let index = entries.length - 1; index >= 0; index -= 1) {
-    const entry = entries[index];
-    if (entry && entry.threadId === threadId && entry.interruptId === interruptId) return entry;
-  }
-  return undefined;
-}
-
 /**
  * One interrupt's answer: what was decided, where its delivery stands, and
  * the actions the person can take at each state.
@@ -114,7 +102,8 @@ export function useApproval(
   const client = useOutboxClient();
   const online = useStore(client.connection, (state) => state.online);
   const handle = useMemo(() => client.thread(threadId), [client, threadId]);
-  const entry = useStore(client.outbox, (state) => latestEntry(state.entries, threadId, interruptId));
+  // The client picks which answer this tab shows: its own, when two tabs answered.
+  const entry = useStore(client.outbox, () => client.entryFor(threadId, interruptId));
   const live = useStore(handle.store, (state) =>
     state.pendingInterrupts.find((item) => item.id === interruptId),
   );

@@ -502,9 +502,22 @@ const CASES: readonly RowCase[] = [
     expected: { kind: "applied" },
   },
   {
-    row: "hydrated-approve-no-tool-result",
+    row: "hydrated-approve-still-open",
     server: "contract",
     signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: true },
+    expected: { kind: "retry" },
+  },
+  {
+    row: "hydrated-approve-still-open",
+    server: "degraded",
+    signal: { type: "hydrated", toolEvidence: "not_run", interruptStillOpen: true },
+    context: { sentBefore: true },
+    expected: { kind: "retry" },
+  },
+  {
+    row: "hydrated-approve-no-tool-result",
+    server: "contract",
+    signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: false },
     expected: { kind: "lost" },
   },
   {
