@@ -4,6 +4,7 @@ import { decisionOf, sameDecision } from "../answer/decision";
 import type { DeliveryEngine } from "../delivery/delivery-engine";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { OutboxEntry } from "../outbox/entry";
+import { questionOf } from "../outbox/entry-question";
 import type { OutboxStore } from "../outbox/outbox-store";
 import { createEntry, DEFAULT_RETENTION_MS, reduceEntry } from "../outbox/reducer";
 import { buildResumeResolution } from "../outcome/degraded-payload";
@@ -117,6 +118,7 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
     });
     const entry: OutboxEntry = {
       ...fresh,
+      question: questionOf(interrupt, threads.get(input.threadId).messages),
       ...(interrupt.toolCallId ? { toolCallId: interrupt.toolCallId } : {}),
       ...(interrupt.responseSchema !== undefined ? { responseSchema: interrupt.responseSchema } : {}),
     };
