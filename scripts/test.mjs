@@ -47,6 +47,7 @@ function readJson(path) {
 
 check("type check (tsc -b)", bin("tsc"), ["-b"]);
 check("type check of the core's tests", bin("tsc"), ["-p", "packages/core/tsconfig.test.json"]);
+check("type check of the agent's tests", bin("tsc"), ["-p", "packages/agent/tsconfig.test.json"]);
 check("lint (biome)", bin("biome"), ["check", "."]);
 
 const vitestStatus = run("unit, contract and browser tests (vitest)", bin("vitest"), [
