@@ -143,14 +143,22 @@ export class DurableHttpAgent extends AbstractAgent {
         keys.push((await this.client.answer(read.answer)).key);
       } catch (error) {
         if (!isOutboxError(error)) throw error;
-        if (error.kind !== ErrorKind.invalidAnswer && error.kind !== ErrorKind.unknownInterrupt) throw error;
-        // Nothing was stored: the person answers again (an unknown interrupt is a stale card).
+        if (error.kind === ErrorKind.invalidAnswer) {
+          // Nothing was stored: the person corrects the answer on the card shown again.
+          refused.push(refusal(entry.interruptId, "invalid", error.message));
+          continue;
+        }
+        if (error.kind !== ErrorKind.unknownInterrupt) throw error;
+        // No longer open here. Answered already from this browser (another tab) with
+        // another decision: that one won. Otherwise a stale card: hydrate, ask again.
+        const earlier = this.client.entryFor(threadId, entry.interruptId);
         refused.push(
-          refusal(
-            entry.interruptId,
-            error.kind === ErrorKind.invalidAnswer ? "invalid" : "needs_you",
-            error.message,
-          ),
+          earlier
+            ? {
+                ...refusal(entry.interruptId, "answered_elsewhere", elsewhereDetail(earlier)),
+                key: earlier.key,
+              }
+            : refusal(entry.interruptId, "needs_you", error.message),
         );
       }
     }
@@ -211,6 +219,16 @@ export class DurableHttpAgent extends AbstractAgent {
 
 function verdictOf(entry: OutboxEntry): VerdictDetail {
   return verdictDetail(entry, verdictOfEntry(entry) ?? "needs_you");
+}
+
+function elsewhereDetail(earlier: OutboxEntry): string {
+  const decided =
+    earlier.decision.kind === "approve"
+      ? "approved"
+      : earlier.decision.kind === "reject"
+        ? "rejected"
+        : "cancelled";
+  return `This question was already answered from this browser (${decided}); that answer takes precedence.`;
 }
 
 function refusal(interruptId: string, verdict: AnswerVerdict, detail: string): VerdictDetail {

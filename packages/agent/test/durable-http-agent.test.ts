@@ -140,6 +140,27 @@ describe("DurableHttpAgent against the mock server", () => {
     await verifySequence(harness.runsOf(second).flat());
   });
 
+  test("a card answered already in this browser (another tab) with another decision: answered elsewhere", async () => {
+    const harness = await startAgentHarness();
+    const agent = harness.page();
+    await say(agent, "please deploy to prod");
+    const approve = resumeWith(agent, { approved: true });
+    const reject = resumeWith(agent, { approved: false });
+    await agent.runAgent(approve);
+    // The card of another tab, still on screen: the same interrupt, the other decision.
+    await agent.runAgent(reject);
+
+    const answered = harness.runsOf(agent)[2];
+    expect(verdicts(answered)).toEqual([expect.objectContaining({ verdict: "answered_elsewhere" })]);
+    expect(lastEvent(answered)).toMatchObject({
+      type: "RUN_ERROR",
+      code: DurableRunErrorCode.answeredElsewhere,
+    });
+    expect(agent.client.outbox.getState().entries.map((entry) => entry.state)).toEqual(["applied"]);
+    expect(await harness.ledger(THREAD)).toHaveLength(1);
+    await verifySequence(harness.runsOf(agent).flat());
+  });
+
   test("edited arguments the schema refuses: nothing is sent, the interrupt is open again", async () => {
     const harness = await startAgentHarness();
     const agent = harness.page();
