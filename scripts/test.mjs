@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { ensureDependencies } from "./ensure-deps.mjs";
+import { ensureCopilotKitExample } from "./ensure-example.mjs";
 import { ensureAgentFrameworkPeer } from "./ensure-peer.mjs";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
@@ -18,6 +19,12 @@ const peerUnavailable = ensureAgentFrameworkPeer();
 if (peerUnavailable) {
   console.log(`${peerUnavailable}: its interop tests are skipped.`);
   process.env.AF_PEER_UNAVAILABLE = peerUnavailable;
+}
+// The CopilotKit example installs apart from the workspace; without it its specs skip.
+const copilotkitUnavailable = ensureCopilotKitExample();
+if (copilotkitUnavailable) {
+  console.log(`${copilotkitUnavailable}: its end-to-end tests are skipped.`);
+  process.env.COPILOTKIT_UNAVAILABLE = copilotkitUnavailable;
 }
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -79,6 +86,25 @@ if (playwright?.stats) {
   totals.failed += playwright.stats.unexpected;
   totals.skipped += playwright.stats.skipped;
   if (playwrightStatus !== 0 && playwright.stats.unexpected === 0) totals.failed += 1;
+} else {
+  totals.failed += 1;
+}
+
+if (!copilotkitUnavailable) {
+  check("type check of the CopilotKit example", bin("tsc"), ["-p", "examples/copilotkit/tsconfig.json"]);
+}
+const copilotkitStatus = run(
+  "end-to-end tests of the CopilotKit example (playwright)",
+  bin("playwright"),
+  ["test", "-c", "e2e/copilotkit.config.ts"],
+  { PLAYWRIGHT_JSON_OUTPUT_NAME: `${out}/playwright-copilotkit.json` },
+);
+const copilotkit = readJson(`${out}/playwright-copilotkit.json`);
+if (copilotkit?.stats) {
+  totals.passed += copilotkit.stats.expected + copilotkit.stats.flaky;
+  totals.failed += copilotkit.stats.unexpected;
+  totals.skipped += copilotkit.stats.skipped;
+  if (copilotkitStatus !== 0 && copilotkit.stats.unexpected === 0) totals.failed += 1;
 } else {
   totals.failed += 1;
 }
