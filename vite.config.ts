@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { playwright } from "@vitest/browser-playwright";
-import type { ProxyOptions } from "vite";
+import { defaultClientConditions, defaultServerConditions, type ProxyOptions } from "vite";
 import { defineConfig } from "vitest/config";
 import { chromiumArgs, chromiumExecutablePath } from "./e2e/chromium.ts";
 
@@ -37,9 +37,16 @@ const demoServer = {
   proxy: { "/agent": proxyToMock, "/__": proxyToMock },
 };
 
+// Inside the workspace the packages resolve to their TypeScript sources (the
+// `@agui-outbox/source` export condition): no build step in the inner loop. What an
+// app installs resolves to dist/ (see scripts/package-build.ts).
+const SOURCE_CONDITION = "@agui-outbox/source";
+
 export default defineConfig({
   root: `${repo}demo`,
   plugins: [react()],
+  resolve: { conditions: [SOURCE_CONDITION, ...defaultClientConditions] },
+  ssr: { resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions] } },
   ...(process.env.VITEST ? {} : { server: demoServer, preview: demoServer }),
   test: {
     projects: [

@@ -1,100 +1,202 @@
-// What a browser app pays to ship the SDK: the packages bundled with every dependency
-// the way an app build would (Vite 8 bundles with rolldown), minified, then gzipped.
-// React and @tanstack/react-query are excluded: an app that uses the React package
-// already ships them. Shared by the size CLI (bench/bundle-size.ts) and the size
-// budget that `npm test` enforces (packages/core/test/bundle-size.test.ts).
-import { gzipSync } from "node:zlib";
+// What a browser app pays to ship the SDK: an app's imports bundled the way an app
+// build would, in two bundlers (rolldown, Vite 8's bundler, and esbuild), minified, then
+// gzipped and brotli-compressed. React, react-dom and @tanstack/react-query are
+// excluded: an app that uses the React package already ships them. Shared by the size
+// CLI (bench/bundle-size.ts) and the size budgets `npm test` enforces
+// (packages/core/test/size/bundle-size.test.ts).
+//
+// The workspace packages are bundled from their sources (the `@agui-outbox/source`
+// export condition); dist/ is a per-module transpile of the same code, and the
+// consumer tests (scripts/consumer-test.mjs) build real apps from the packed tarballs.
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { build as esbuild } from "esbuild";
 import { type Plugin, rolldown } from "rolldown";
 
 /** Peer libraries an app already has; never counted. */
-export const EXCLUDED = ["react", "react-dom", "react/jsx-runtime", "@tanstack/react-query"] as const;
+export const EXCLUDED = ["react", "react-dom", "@tanstack/react-query"] as const;
 
-/** The bundles the size figures are taken from: one ESM entry each. */
-export const SUBJECTS = {
-  /** @agui-outbox/core with its dependencies. */
-  core: 'export * from "@agui-outbox/core";',
-  /** @agui-outbox/react with its own dependencies; core is counted under `core`. */
-  react: 'export * from "@agui-outbox/react";',
-  /** What an app using both ships: one bundle, shared dependencies counted once. */
-  together: 'export * as core from "@agui-outbox/core";\nexport * as react from "@agui-outbox/react";',
-  /** The official AG-UI client, measured the same way. */
-  agUiClient: 'export * from "@ag-ui/client";',
-} as const;
+export const Bundler = { rolldown: "rolldown", esbuild: "esbuild" } as const;
+export type Bundler = (typeof Bundler)[keyof typeof Bundler];
 
-export type Subject = keyof typeof SUBJECTS;
-
-/** One module's share of a bundle, before minification. */
-export interface ModuleShare {
-  readonly id: string;
-  /** Bytes of the module's tree-shaken code, not minified. */
-  readonly renderedBytes: number;
+/** What an app imports, as the entry module of a bundle. */
+export interface Subject {
+  readonly label: string;
+  readonly source: string;
+  /** Packages left out besides the excluded peers (core, when measuring react alone). */
+  readonly alsoExclude?: readonly string[];
 }
+
+/** The SDK's own subjects; the peers' are in bench/bundle-peers.ts. */
+export const SUBJECTS = {
+  /** The app the budget is written for: a client, the provider, two hooks and the card. */
+  typicalApp: {
+    label: "typical app (client, provider, useThread, useApproval, card)",
+    source: [
+      'export { createOutboxClient } from "@agui-outbox/core";',
+      'export { DefaultApprovalCard, OutboxProvider, useApproval, useThread } from "@agui-outbox/react";',
+    ].join("\n"),
+  },
+  /** The framework-free client alone. */
+  clientOnly: {
+    label: "createOutboxClient alone",
+    source: 'export { createOutboxClient } from "@agui-outbox/core";',
+  },
+  /** Every export of both packages: the most an app can ship. */
+  everything: {
+    label: "core + react, every export",
+    source: 'export * as core from "@agui-outbox/core";\nexport * as react from "@agui-outbox/react";',
+  },
+} as const satisfies Record<string, Subject>;
+
+export type SubjectName = keyof typeof SUBJECTS;
 
 export interface BundleSize {
-  readonly subject: Subject;
+  readonly bundler: Bundler;
+  /** What the page loads up front: the entry chunk and the chunks it imports statically. */
   readonly minifiedBytes: number;
   readonly gzipBytes: number;
-  /** Largest first. */
-  readonly modules: readonly ModuleShare[];
+  readonly brotliBytes: number;
+  /** Chunks loaded only on demand (the JSON-Schema validator), gzipped. */
+  readonly lazyGzipBytes: number;
+  /** Largest first, before minification (rolldown only; lazy chunks included). */
+  readonly modules: readonly { readonly id: string; readonly renderedBytes: number }[];
 }
 
+const SOURCE_CONDITION = "@agui-outbox/source";
+const repo = new URL("..", import.meta.url).pathname;
 const ENTRY = "\0bundle-size-entry";
+const DEFINE = { "process.env.NODE_ENV": '"production"' };
+
+const matches = (id: string, name: string) => id === name || id.startsWith(`${name}/`);
+
+function excludedBy(names: readonly string[]) {
+  return (id: string) => names.some((name) => matches(id, name));
+}
 
 function entryPlugin(source: string): Plugin {
   return {
     name: "bundle-size-entry",
-    resolveId(id) {
-      return id === ENTRY ? ENTRY : null;
-    },
-    load(id) {
-      return id === ENTRY ? source : null;
-    },
+    resolveId: (id) => (id === ENTRY ? ENTRY : null),
+    load: (id) => (id === ENTRY ? source : null),
   };
 }
 
-const matches = (id: string, name: string) => id === name || id.startsWith(`${name}/`);
-
-function isExcluded(id: string, subject: Subject, also: readonly string[]): boolean {
-  if (subject === "react" && matches(id, "@agui-outbox/core")) return true;
-  return [...EXCLUDED, ...also].some((name) => matches(id, name));
-}
-
-/**
- * Bundles one subject as an app's production build would: ESM for the browser,
- * tree-shaken with each package's `sideEffects` field honoured, `process.env.NODE_ENV`
- * set to "production", minified. Gzip at level 9. `alsoExclude` leaves more packages
- * out, to find what one dependency adds.
- */
-export async function measureBundle(
-  subject: Subject,
-  alsoExclude: readonly string[] = [],
-): Promise<BundleSize> {
+async function rolldownBundle(subject: Subject, resolveFrom: string, excluded: readonly string[]) {
   const build = await rolldown({
     input: ENTRY,
-    cwd: new URL("..", import.meta.url).pathname,
+    cwd: resolveFrom,
     platform: "browser",
     treeshake: true,
-    external: (id) => isExcluded(id, subject, alsoExclude),
-    plugins: [entryPlugin(SUBJECTS[subject])],
-    transform: { define: { "process.env.NODE_ENV": '"production"' }, jsx: "react-jsx" },
+    resolve: { conditionNames: [SOURCE_CONDITION, "browser", "import", "module", "default"] },
+    external: excludedBy(excluded),
+    plugins: [entryPlugin(subject.source)],
+    transform: { define: DEFINE, jsx: "react-jsx" },
     logLevel: "silent",
   });
   try {
     const { output } = await build.generate({ format: "esm", minify: true });
     const chunks = output.filter((file) => file.type === "chunk");
-    const code = chunks.map((chunk) => chunk.code).join("\n");
+    const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+    const initial = new Set<string>();
+    const visit = (name: string) => {
+      if (initial.has(name)) return;
+      initial.add(name);
+      for (const imported of byName.get(name)?.imports ?? []) visit(imported);
+    };
+    for (const chunk of chunks) if (chunk.isEntry) visit(chunk.fileName);
     const modules = chunks
       .flatMap((chunk) => Object.entries(chunk.modules))
       .map(([id, module]) => ({ id, renderedBytes: module.renderedLength }))
       .filter((module) => module.renderedBytes > 0)
       .sort((a, b) => b.renderedBytes - a.renderedBytes);
     return {
-      subject,
-      minifiedBytes: Buffer.byteLength(code),
-      gzipBytes: gzipSync(code, { level: 9 }).byteLength,
+      initial: chunks.filter((chunk) => initial.has(chunk.fileName)).map((chunk) => chunk.code),
+      lazy: chunks.filter((chunk) => !initial.has(chunk.fileName)).map((chunk) => chunk.code),
       modules,
     };
   } finally {
     await build.close();
   }
+}
+
+async function esbuildBundle(subject: Subject, resolveFrom: string, excluded: readonly string[]) {
+  const result = await esbuild({
+    stdin: { contents: subject.source, resolveDir: resolveFrom, loader: "js" },
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "browser",
+    // Lazily loaded parts (the JSON-Schema validator) become chunks, as in an app.
+    splitting: true,
+    outdir: "bundle-size",
+    minify: true,
+    treeShaking: true,
+    conditions: [SOURCE_CONDITION],
+    jsx: "automatic",
+    define: DEFINE,
+    metafile: true,
+    plugins: [
+      {
+        name: "exclude-peers",
+        setup(build) {
+          build.onResolve({ filter: /.*/ }, (args) =>
+            args.kind !== "entry-point" && excludedBy(excluded)(args.path)
+              ? { path: args.path, external: true }
+              : undefined,
+          );
+        },
+      },
+    ],
+    logLevel: "silent",
+  });
+  const outputs = result.metafile.outputs;
+  const initial = new Set<string>();
+  const visit = (name: string) => {
+    if (initial.has(name)) return;
+    initial.add(name);
+    for (const imported of outputs[name]?.imports ?? []) {
+      if (imported.kind === "import-statement" && !imported.external) visit(imported.path);
+    }
+  };
+  // A dynamically imported module is an entry point too in esbuild's metafile.
+  for (const [name, output] of Object.entries(outputs)) if (output.entryPoint === "<stdin>") visit(name);
+  const relative = (path: string) => path.slice(path.indexOf("/bundle-size/") + 1);
+  const files = result.outputFiles.filter((file) => file.path.endsWith(".js"));
+  return {
+    initial: files.filter((file) => initial.has(relative(file.path))).map((file) => file.text),
+    lazy: files.filter((file) => !initial.has(relative(file.path))).map((file) => file.text),
+    modules: [],
+  };
+}
+
+/**
+ * Bundles one subject as an app's production build would: ESM for the browser,
+ * tree-shaken with each package's `sideEffects` honoured, `process.env.NODE_ENV` set
+ * to "production", minified, code split at dynamic imports. Sizes are of what the
+ * page loads up front, gzip at level 9 and brotli at 11; chunks loaded on demand are
+ * reported apart.
+ * `resolveFrom` is where packages are looked up (the peers live in their own folder).
+ */
+export async function measureBundle(
+  subject: Subject,
+  bundler: Bundler,
+  options: { readonly resolveFrom?: string; readonly alsoExclude?: readonly string[] } = {},
+): Promise<BundleSize> {
+  const excluded = [...EXCLUDED, ...(subject.alsoExclude ?? []), ...(options.alsoExclude ?? [])];
+  const resolveFrom = options.resolveFrom ?? repo;
+  const { initial, lazy, modules } =
+    bundler === Bundler.rolldown
+      ? await rolldownBundle(subject, resolveFrom, excluded)
+      : await esbuildBundle(subject, resolveFrom, excluded);
+  const joined = initial.join("\n");
+  return {
+    bundler,
+    minifiedBytes: Buffer.byteLength(joined),
+    gzipBytes: gzipSync(joined, { level: 9 }).byteLength,
+    brotliBytes: brotliCompressSync(joined, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
+    }).byteLength,
+    lazyGzipBytes: lazy.length === 0 ? 0 : gzipSync(lazy.join("\n"), { level: 9 }).byteLength,
+    modules,
+  };
 }

@@ -27,9 +27,13 @@ function run(bench: Bench): Promise<{ code: number; seconds: number }> {
   const path = fileURLToPath(new URL(bench.file, import.meta.url));
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...(bench.nodeFlags ?? []), "--import", "tsx", path], {
-      stdio: "inherit",
-    });
+    const child = spawn(
+      process.execPath,
+      [...(bench.nodeFlags ?? []), "--conditions=@agui-outbox/source", "--import", "tsx", path],
+      {
+        stdio: "inherit",
+      },
+    );
     child.on("exit", (code, signal) =>
       resolve({ code: code ?? (signal ? 1 : 0), seconds: (performance.now() - started) / 1000 }),
     );

@@ -42,7 +42,7 @@ export default defineConfig({
     ? []
     : [
         {
-          command: `${repo}node_modules/.bin/tsx ${repo}packages/mock-server/src/cli.ts`,
+          command: `${repo}node_modules/.bin/tsx --conditions=@agui-outbox/source ${repo}packages/mock-server/src/cli.ts`,
           url: `http://127.0.0.1:${copilotkitMockPort}/agent/capabilities`,
           env: { PORT: String(copilotkitMockPort) },
           reuseExistingServer: false,

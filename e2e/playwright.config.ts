@@ -79,7 +79,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: `${repo}node_modules/.bin/tsx ${repo}packages/mock-server/src/cli.ts`,
+      command: `${repo}node_modules/.bin/tsx --conditions=@agui-outbox/source ${repo}packages/mock-server/src/cli.ts`,
       url: `http://127.0.0.1:${mockPort}/agent/capabilities`,
       env: {
         PORT: String(mockPort),
@@ -102,7 +102,7 @@ export default defineConfig({
       timeout: 120_000,
     },
     {
-      command: `${repo}node_modules/.bin/tsx ${repo}packages/mock-server/src/cli.ts`,
+      command: `${repo}node_modules/.bin/tsx --conditions=@agui-outbox/source ${repo}packages/mock-server/src/cli.ts`,
       url: `http://127.0.0.1:${ttlMockPort}/agent/capabilities`,
       env: { PORT: String(ttlMockPort), MOCK_INTERRUPT_TTL_MS: String(shortInterruptTtlMs) },
       reuseExistingServer: false,

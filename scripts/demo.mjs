@@ -24,11 +24,15 @@ execFileSync(
 );
 
 const children = [
-  spawn(`${repo}node_modules/.bin/tsx`, [`${repo}packages/mock-server/src/cli.ts`], {
-    cwd: repo,
-    stdio: "inherit",
-    env: { ...process.env, PORT: mockPort, MOCK_STORE: process.env.MOCK_STORE ?? "file" },
-  }),
+  spawn(
+    `${repo}node_modules/.bin/tsx`,
+    ["--conditions=@agui-outbox/source", `${repo}packages/mock-server/src/cli.ts`],
+    {
+      cwd: repo,
+      stdio: "inherit",
+      env: { ...process.env, PORT: mockPort, MOCK_STORE: process.env.MOCK_STORE ?? "file" },
+    },
+  ),
   spawn(`${repo}node_modules/.bin/vite`, ["preview", "--config", `${repo}vite.config.ts`], {
     cwd: repo,
     stdio: ["ignore", "ignore", "inherit"],

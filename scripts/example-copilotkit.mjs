@@ -27,11 +27,15 @@ execFileSync(`${repo}node_modules/.bin/vite`, ["build", "--config", config, "--l
 });
 
 const children = [
-  spawn(`${repo}node_modules/.bin/tsx`, [`${repo}packages/mock-server/src/cli.ts`], {
-    cwd: repo,
-    stdio: "inherit",
-    env: { ...env, PORT: mockPort, MOCK_STORE: process.env.MOCK_STORE ?? "file" },
-  }),
+  spawn(
+    `${repo}node_modules/.bin/tsx`,
+    ["--conditions=@agui-outbox/source", `${repo}packages/mock-server/src/cli.ts`],
+    {
+      cwd: repo,
+      stdio: "inherit",
+      env: { ...env, PORT: mockPort, MOCK_STORE: process.env.MOCK_STORE ?? "file" },
+    },
+  ),
   spawn(`${repo}node_modules/.bin/vite`, ["preview", "--config", config], {
     cwd: repo,
     stdio: ["ignore", "ignore", "inherit"],

@@ -11,10 +11,14 @@ export interface MockProcess {
 /** Starts bench/support/mock-child.ts under tsx and waits for its URL. */
 export async function startMockProcess(options: Omit<MockServerOptions, "port"> = {}): Promise<MockProcess> {
   const script = fileURLToPath(new URL("./mock-child.ts", import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", script], {
-    env: { ...process.env, BENCH_MOCK_OPTIONS: JSON.stringify(options) },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--conditions=@agui-outbox/source", "--import", "tsx", script],
+    {
+      env: { ...process.env, BENCH_MOCK_OPTIONS: JSON.stringify(options) },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const stdout = child.stdout;
   if (!stdout) throw new Error("the mock process has no stdout");

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type ProxyOptions } from "vite";
+import { defaultClientConditions, defineConfig, type ProxyOptions } from "vite";
 
 // Served like the demo: the production build under `vite preview`, with the mock
 // server's routes proxied. The example has its own node_modules (CopilotKit and the
@@ -25,7 +25,11 @@ const server = { port: appPort, strictPort: true, proxy: { "/agent": proxyToMock
 export default defineConfig({
   root: here,
   plugins: [react()],
-  resolve: { dedupe: ["react", "react-dom"] },
+  // The workspace packages resolve to their sources, as in the demo (no build step).
+  resolve: {
+    dedupe: ["react", "react-dom"],
+    conditions: ["@agui-outbox/source", ...defaultClientConditions],
+  },
   build: { outDir: `${here}dist`, emptyOutDir: true, chunkSizeWarningLimit: 4096 },
   server,
   preview: server,

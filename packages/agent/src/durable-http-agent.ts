@@ -4,6 +4,7 @@ import {
   ErrorKind,
   isFinalState,
   isOutboxError,
+  loadAnswerValidator,
   type OutboxClient,
   type OutboxClientOptions,
   type OutboxEntry,
@@ -148,7 +149,12 @@ export class DurableHttpAgent extends AbstractAgent {
           refused.push(refusal(entry.interruptId, "invalid", error.message));
           continue;
         }
-        if (error.kind !== ErrorKind.unknownInterrupt) throw error;
+        if (error.kind !== ErrorKind.unknownInterrupt) {
+          // Not stored (the validator could not load offline, storage refused the
+          // write…): the card is shown again with the reason, never taken away.
+          refused.push(refusal(entry.interruptId, "needs_you", error.message));
+          continue;
+        }
         // No longer open here. Answered already from this browser (another tab) with
         // another decision: that one won. Otherwise a stale card: hydrate, ask again.
         const earlier = this.client.entryFor(threadId, entry.interruptId);
@@ -210,10 +216,14 @@ export class DurableHttpAgent extends AbstractAgent {
         .entries.filter((entry) => entry.threadId === threadId && entry.state !== "needs_user")
         .map((entry) => entry.interruptId),
     );
-    return this.client
+    const open = this.client
       .thread(threadId)
       .store.getState()
       .pendingInterrupts.filter((interrupt) => !answered.has(interrupt.id));
+    // The JSON-Schema validator is a chunk of its own: fetched now, while the card is
+    // shown, so an answer given offline can still be checked and stored.
+    if (open.some((interrupt) => interrupt.responseSchema)) void loadAnswerValidator().catch(() => {});
+    return open;
   }
 }
 

@@ -2,10 +2,14 @@
 
 export {
   type AnswerCheck,
+  type AnswerValidator,
   type AnswerViolation,
-  checkAnswer,
   InvalidAnswerError,
-} from "./answer/validate-answer";
+  loadAnswerValidator,
+} from "./answer/answer-validator";
+// checkAnswer itself is in "@agui-outbox/core/validator": the JSON-Schema validator is
+// loaded on demand (loadAnswerValidator), and a static re-export here would keep it in
+// the initial chunk of some bundlers even when unused.
 export {
   type BackgroundRunRecord,
   type BackgroundRunsState,

@@ -31,7 +31,10 @@ function freePort(): Promise<number> {
 function runCli(env: Record<string, string>) {
   const tsx = createRequire(import.meta.url).resolve("tsx/cli");
   const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
-  const child = spawn(process.execPath, [tsx, cli], { env: { ...process.env, ...env }, stdio: "pipe" });
+  const child = spawn(process.execPath, [tsx, "--conditions=@agui-outbox/source", cli], {
+    env: { ...process.env, ...env },
+    stdio: "pipe",
+  });
   children.push(child);
   const lines: string[] = [];
   const waiters = new Set<() => void>();

@@ -1,4 +1,4 @@
-import { checkAnswer } from "@agui-outbox/core";
+import { checkAnswer } from "@agui-outbox/core/validator";
 import { expect, test } from "vitest";
 import { FieldKind, formFields, groupViolations, initialValues, toArgs } from "./approval-form";
 

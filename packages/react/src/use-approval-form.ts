@@ -1,4 +1,4 @@
-import { type AnswerViolation, checkAnswer } from "@agui-outbox/core";
+import type { AnswerCheck, AnswerViolation } from "@agui-outbox/core";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import {
   type FieldValue,
@@ -10,6 +10,7 @@ import {
   initialValues,
   toArgs,
 } from "./approval-form";
+import { useAnswerValidator } from "./use-answer-validator";
 
 export interface ApprovalFormModel {
   readonly fields: readonly FormField[];
@@ -31,6 +32,7 @@ export interface ApprovalFormModel {
 
 const NO_ERRORS: FormErrors = { fields: {}, form: [] };
 const NO_VIOLATIONS: readonly AnswerViolation[] = [];
+const VALID: AnswerCheck = { valid: true };
 
 function canonical(value: unknown): string {
   if (value && typeof value === "object" && !Array.isArray(value)) {
@@ -68,12 +70,19 @@ export function useApprovalForm(
   }, [initial, dirty]);
 
   const args = useMemo(() => toArgs(fields, values), [fields, values]);
+  // The validator is loaded on first use, a moment after the card appears. Until it
+  // is there the form shows no violation and lets an answer through: `answer()`
+  // checks the payload itself (awaiting the same validator) before anything is
+  // enqueued, so an invalid answer is still refused with its violations.
+  const checkAnswer = useAnswerValidator(fields.length > 0);
   const check = useMemo(
-    () =>
+    (): AnswerCheck =>
       fields.length === 0
-        ? { valid: true as const }
-        : checkAnswer({ approved: true, editedArgs: args }, responseSchema),
-    [fields, args, responseSchema],
+        ? VALID
+        : checkAnswer
+          ? checkAnswer({ approved: true, editedArgs: args }, responseSchema)
+          : VALID,
+    [fields, args, responseSchema, checkAnswer],
   );
   const violations = check.valid ? NO_VIOLATIONS : check.violations;
   const errors = useMemo(() => {

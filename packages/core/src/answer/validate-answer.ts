@@ -1,17 +1,14 @@
 import { type OutputUnit, Validator } from "@cfworker/json-schema";
-import { ErrorKind, OutboxError } from "../errors/outbox-error";
+import type { AnswerCheck, AnswerViolation } from "./answer-validator";
 
-/** One schema violation, located but never quoting the answer's content. */
-export interface AnswerViolation {
-  /** JSON pointer into the answer payload, e.g. `/editedArgs/target`. */
-  readonly path: string;
-  /** The JSON-Schema keyword that failed, e.g. `type`, `required`, `minLength`. */
-  readonly keyword: string;
-}
-
-export type AnswerCheck =
-  | { readonly valid: true }
-  | { readonly valid: false; readonly violations: readonly AnswerViolation[] };
+// `@agui-outbox/core/validator`, and the chunk `loadAnswerValidator()` loads: the one
+// module that imports the JSON-Schema library, so nothing else pulls it in.
+export {
+  type AnswerCheck,
+  type AnswerValidator,
+  type AnswerViolation,
+  InvalidAnswerError,
+} from "./answer-validator";
 
 // Validators are compiled once per schema object: a card that validates as the
 // person types would otherwise rebuild one per keystroke.
@@ -60,15 +57,4 @@ export function checkAnswer(
     valid: false,
     violations: violations.length > 0 ? violations : [{ path: "/", keyword: "schema" }],
   };
-}
-
-/** Error raised by `answer()` when the payload violates the schema; nothing was enqueued. */
-export class InvalidAnswerError extends OutboxError {
-  readonly violations: readonly AnswerViolation[];
-
-  constructor(violations: readonly AnswerViolation[]) {
-    const summary = violations.map((violation) => `${violation.path} (${violation.keyword})`).join(", ");
-    super(ErrorKind.invalidAnswer, `The answer does not match the interrupt's responseSchema at ${summary}.`);
-    this.violations = violations;
-  }
 }

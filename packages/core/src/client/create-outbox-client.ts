@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
+import { InvalidAnswerError, loadAnswerValidator } from "../answer/answer-validator";
 import { buildResumeBody } from "../answer/build-resume-body";
 import { decisionOf, sameDecision } from "../answer/decision";
-import { checkAnswer, InvalidAnswerError } from "../answer/validate-answer";
 import { BackgroundRuns } from "../background/index";
 import { DeliveryEngine } from "../delivery/delivery-engine";
 import { ErrorKind, isOutboxError, OutboxError } from "../errors/outbox-error";
@@ -403,7 +403,8 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       serverKind: serverKind(),
       responseSchema: interrupt.responseSchema,
     });
-    if (resolution.status === "resolved") {
+    if (resolution.status === "resolved" && interrupt.responseSchema) {
+      const checkAnswer = await loadAnswerValidator();
       const check = checkAnswer(resolution.payload, interrupt.responseSchema);
       if (!check.valid) throw new InvalidAnswerError(check.violations);
     }

@@ -5,6 +5,11 @@
 export const ErrorKind = {
   /** Edited arguments violate the interrupt's `responseSchema`; nothing was enqueued. */
   invalidAnswer: "invalid_answer",
+  /**
+   * The JSON-Schema validator's code (loaded on first use) could not be fetched, so
+   * the answer could not be checked; nothing was enqueued. Try again when online.
+   */
+  validatorUnavailable: "validator_unavailable",
   /** The interrupt is not known to this client (not pending in the thread). */
   unknownInterrupt: "unknown_interrupt",
   /** IndexedDB could not be opened; the client fell back to memory. */

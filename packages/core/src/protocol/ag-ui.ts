@@ -13,8 +13,6 @@
  * browser bundle leaves them out. `EventType` and `PROTOCOL_VERSION` are in
  * ag-ui-constants.ts.
  */
-// First: configures zod before `@ag-ui/core/schemas` builds its schemas.
-import "./zod-jitless.ts";
 import {
   AgentCapabilitiesSchema,
   EventSchema,

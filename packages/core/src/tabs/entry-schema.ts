@@ -1,6 +1,4 @@
-// First: zod must be jitless before any schema is built (see zod-jitless.ts).
-import "../protocol/zod-jitless.ts";
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { EntryState, type OutboxEntry } from "../outbox/entry";
 import { RecordedDecisionSchema } from "../protocol/extensions";
 

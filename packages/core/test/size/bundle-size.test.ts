@@ -1,12 +1,18 @@
-// The size budget (issue 9, benchmark 6): core + react as a browser app ships them,
-// with their dependencies, minified and gzipped. A size check, not a timing one: the
-// bytes are the same on every machine, so it belongs in `npm test`.
+// The size budgets (issue 16): what an app ships for the SDK, with its dependencies,
+// minified and gzipped, in rolldown and in esbuild. A size check, not a timing one:
+// the bytes are the same on every machine, so it belongs in `npm test`.
 import { expect, test } from "vitest";
-import { measureBundle } from "../../../../bench/measure-bundle.ts";
-import { SIZE_BUDGET_GZIP_BYTES } from "../../../../bench/size-budget.ts";
+import { Bundler, measureBundle, SUBJECTS } from "../../../../bench/measure-bundle.ts";
+import { SIZE_BUDGETS } from "../../../../bench/size-budget.ts";
 
-test("core + react stay within the size budget and below @ag-ui/client", async () => {
-  const [ours, theirs] = await Promise.all([measureBundle("together"), measureBundle("agUiClient")]);
-  expect(ours.gzipBytes).toBeLessThanOrEqual(SIZE_BUDGET_GZIP_BYTES);
-  expect(ours.gzipBytes).toBeLessThan(theirs.gzipBytes);
-});
+for (const bundler of [Bundler.rolldown, Bundler.esbuild]) {
+  test(`a typical app stays within its budget in ${bundler}`, async () => {
+    const size = await measureBundle(SUBJECTS.typicalApp, bundler);
+    expect(size.gzipBytes).toBeLessThanOrEqual(SIZE_BUDGETS.typicalApp);
+  });
+
+  test(`createOutboxClient alone stays within its budget in ${bundler}`, async () => {
+    const size = await measureBundle(SUBJECTS.clientOnly, bundler);
+    expect(size.gzipBytes).toBeLessThanOrEqual(SIZE_BUDGETS.clientOnly);
+  });
+}

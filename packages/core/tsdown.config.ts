@@ -1,0 +1,12 @@
+import { defineConfig } from "tsdown";
+import { packageBuild } from "../../scripts/package-build.ts";
+
+export default defineConfig(
+  packageBuild({
+    index: "src/index.ts",
+    protocol: "src/protocol/index.ts",
+    validator: "src/answer/validate-answer.ts",
+    testing: "src/testing/index.ts",
+    "verdict-table": "src/verdict-table.ts",
+  }),
+);
