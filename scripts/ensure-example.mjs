@@ -15,7 +15,11 @@ export function ensureCopilotKitExample() {
   if (!stale) return undefined;
   console.log("Installing the CopilotKit example's dependencies (npm ci in examples/copilotkit)…");
   try {
-    execSync("npm ci --no-audit --no-fund", { cwd: exampleDir, stdio: "inherit" });
+    // No install scripts: the only one in the tree is a telemetry ping (@scarf/scarf).
+    execSync("npm ci --no-audit --no-fund --prefer-offline --ignore-scripts", {
+      cwd: exampleDir,
+      stdio: "inherit",
+    });
     return undefined;
   } catch {
     return "CopilotKit example not installed (npm ci in examples/copilotkit failed)";
