@@ -15,6 +15,8 @@ mock server (a subset): `GET /__ledger` (every execution of the tool), `POST /__
     response closes its connection after `n` SSE frames.
   - `{"point": "mid-tool", "action": "delay", "delayMs": n}`: the tool takes `n` ms, so a
     second request can arrive while it runs.
+  - `{"point": "tool", "action": "unavailable"}`: for the next `POST /agent` the tool has
+    no implementation (Agent Framework's `declaration_only`), as when a tool server is down.
 
 Run: `.venv/bin/python app.py` (PORT, PEER_LEDGER); `setup.sh` makes `.venv`.
 """
@@ -48,7 +50,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 LEDGER_PATH = os.environ.get("PEER_LEDGER", os.path.join(os.path.dirname(__file__), ".ledger.jsonl"))
-SUPPORTED_FAULTS = {("after-tool", "fail"), ("mid-stream", "drop"), ("mid-tool", "delay")}
+SUPPORTED_FAULTS = {("after-tool", "fail"), ("mid-stream", "drop"), ("mid-tool", "delay"), ("tool", "unavailable")}
 
 # The thread a request belongs to, read by the ASGI wrapper below before the endpoint
 # runs: the tool records it in the ledger (Agent Framework does not pass it to tools).
@@ -239,6 +241,10 @@ async def app(scope, receive, send):  # noqa: ANN001, ANN201
     async def replay_body():  # noqa: ANN202
         return chunks.pop(0) if chunks else await receive()
 
+    # The framework's own switch for a tool without an implementation, for this request only.
+    unavailable = faults.take("tool", "unavailable", thread_id) is not None
+    deploy_change._declaration_only = unavailable
+
     drop = faults.take("mid-stream", "drop", thread_id)
     frames_left = int(drop.get("afterEvents", 0)) if drop else None
 
@@ -250,7 +256,10 @@ async def app(scope, receive, send):  # noqa: ANN001, ANN201
             frames_left -= message.get("body", b"").count(b"\n\n")
         await send(message)
 
-    await api(scope, replay_body, send_until_dropped)
+    try:
+        await api(scope, replay_body, send_until_dropped)
+    finally:
+        deploy_change._declaration_only = False
 
 
 if __name__ == "__main__":

@@ -95,6 +95,12 @@ export interface OutboxEntry {
   readonly everSent: boolean;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /**
+   * Bumped by the store on every committed change (compare-and-set, see
+   * `OutboxStore.commit`); absent on a new entry and on entries stored before
+   * revisions existed (both count as 0). Orders copies of one entry across tabs.
+   */
+  readonly revision?: number;
   /** After this the server may have forgotten the key: reconcile by status or hydration. */
   readonly expiresAt: number;
 }

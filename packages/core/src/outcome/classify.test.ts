@@ -4,6 +4,7 @@ import { OutcomeCode } from "../protocol/outcome-codes";
 import { classifyOutcome, findVerdictRow, UNMATCHED_RULE } from "./classify";
 import type { OutcomeContext } from "./context";
 import { type DeliverySignal, InvalidStreamKind, type ServerKind } from "./delivery-signal";
+import { ToolEvidence } from "./tool-evidence";
 import type { Verdict } from "./verdict";
 import { VERDICT_TABLE } from "./verdict-table";
 
@@ -476,70 +477,111 @@ const CASES: readonly RowCase[] = [
   {
     row: "hydrated-approve-tool-result",
     server: "contract",
-    signal: { type: "hydrated", toolResultSeen: true, interruptStillOpen: false },
+    signal: { type: "hydrated", toolEvidence: "ran", interruptStillOpen: false },
     expected: { kind: "applied", replayed: false },
   },
   {
     row: "hydrated-approve-tool-result",
     server: "degraded",
-    signal: { type: "hydrated", toolResultSeen: true, interruptStillOpen: false },
+    signal: { type: "hydrated", toolEvidence: "ran", interruptStillOpen: false },
     context: { sentBefore: true },
     expected: { kind: "applied" },
   },
   {
     row: "hydrated-approve-no-tool-result",
     server: "contract",
-    signal: { type: "hydrated", toolResultSeen: false, interruptStillOpen: true },
+    signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: true },
     expected: { kind: "lost" },
   },
   {
     row: "hydrated-approve-no-tool-result",
     server: "degraded",
-    signal: { type: "hydrated", toolResultSeen: false, interruptStillOpen: false },
+    signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: false },
     context: { sentBefore: true },
     expected: { kind: "lost" },
   },
   {
     row: "hydrated-decline-tool-result",
     server: "contract",
-    signal: { type: "hydrated", toolResultSeen: true, interruptStillOpen: false },
+    signal: { type: "hydrated", toolEvidence: "ran", interruptStillOpen: false },
     context: { decision: "reject" },
     expected: { kind: "elsewhere", recordedDecisions: [] },
   },
   {
     row: "hydrated-decline-tool-result",
     server: "degraded",
-    signal: { type: "hydrated", toolResultSeen: true, interruptStillOpen: false },
+    signal: { type: "hydrated", toolEvidence: "ran", interruptStillOpen: false },
     context: { decision: "cancel" },
     expected: { kind: "elsewhere" },
   },
   {
     row: "hydrated-decline-closed",
     server: "contract",
-    signal: { type: "hydrated", toolResultSeen: false, interruptStillOpen: false },
+    signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: false },
     context: { decision: "reject" },
     expected: { kind: "applied" },
   },
   {
     row: "hydrated-decline-closed",
     server: "degraded",
-    signal: { type: "hydrated", toolResultSeen: false, interruptStillOpen: false },
+    signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: false },
     context: { decision: "cancel" },
     expected: { kind: "applied" },
   },
   {
     row: "hydrated-decline-still-open",
     server: "contract",
-    signal: { type: "hydrated", toolResultSeen: false, interruptStillOpen: true },
+    signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: true },
     context: { decision: "reject" },
     expected: { kind: "lost" },
   },
   {
     row: "hydrated-decline-still-open",
     server: "degraded",
-    signal: { type: "hydrated", toolResultSeen: false, interruptStillOpen: true },
+    signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: true },
     context: { decision: "cancel" },
     expected: { kind: "lost" },
+  },
+  {
+    row: "hydrated-approve-rejected",
+    server: "degraded",
+    signal: { type: "hydrated", toolEvidence: "rejected", interruptStillOpen: true },
+    context: { sentBefore: true },
+    expected: { kind: "elsewhere", recordedDecisions: [] },
+  },
+  {
+    row: "hydrated-approve-rejected",
+    server: "contract",
+    signal: { type: "hydrated", toolEvidence: "rejected", interruptStillOpen: false },
+    expected: { kind: "elsewhere" },
+  },
+  {
+    row: "hydrated-decline-may-have-run",
+    server: "degraded",
+    signal: { type: "hydrated", toolEvidence: "may_have_run", interruptStillOpen: false },
+    context: { decision: "reject" },
+    expected: { kind: "lost", error: null },
+  },
+  {
+    row: "hydrated-decline-may-have-run",
+    server: "contract",
+    signal: { type: "hydrated", toolEvidence: "may_have_run", interruptStillOpen: false },
+    context: { decision: "cancel" },
+    expected: { kind: "lost" },
+  },
+  {
+    row: "hydrated-decline-rejected",
+    server: "degraded",
+    signal: { type: "hydrated", toolEvidence: "rejected", interruptStillOpen: true },
+    context: { decision: "reject" },
+    expected: { kind: "applied", replayed: false },
+  },
+  {
+    row: "hydrated-decline-rejected",
+    server: "contract",
+    signal: { type: "hydrated", toolEvidence: "rejected", interruptStillOpen: false },
+    context: { decision: "reject" },
+    expected: { kind: "applied" },
   },
   {
     row: "retry-budget-exhausted",
@@ -612,9 +654,9 @@ function allSignals(): DeliverySignal[] {
   ];
   for (const kind of Object.values(InvalidStreamKind))
     signals.push({ type: "invalid-stream", kind, message: kind });
-  for (const toolResultSeen of [true, false]) {
+  for (const toolEvidence of Object.values(ToolEvidence)) {
     for (const interruptStillOpen of [true, false])
-      signals.push({ type: "hydrated", toolResultSeen, interruptStillOpen });
+      signals.push({ type: "hydrated", toolEvidence, interruptStillOpen });
   }
   for (const code of CODES) {
     for (const message of MESSAGES)
@@ -728,15 +770,33 @@ test("contract: INVALID texts carry no meaning; the code asks the person", () =>
   expect(verdict).toMatchObject({ kind: "needs_user", rule: "rejected-code" });
 });
 
-test("degraded: a failure after RUN_STARTED is never a plain retry", () => {
+test("degraded: a failure after RUN_STARTED that names no specific code is never a plain retry", () => {
   for (const signal of [
-    { type: "run-error", code: OutcomeCode.TOOL_UNAVAILABLE, message: "x" },
+    { type: "run-error", code: "RuntimeError", message: "x" },
     { type: "run-error", message: "no code" },
     { type: "network-error" },
     { type: "stream-stalled" },
   ] as const) {
     expect(classifyOutcome(signal, context("degraded", { acked: true })).kind).toBe("hydrate_then_decide");
   }
+});
+
+// Agent Framework 1.7.0 sends RUN_STARTED before every APPROVAL_* error (_agent_run.py): the
+// code says what happened, so it decides, not the RUN_STARTED in front of it.
+test.each([
+  [OutcomeCode.TOOL_UNAVAILABLE, "retry", "tool-unavailable"],
+  [OutcomeCode.EXPIRED, "needs_user", "rejected-code"],
+  [OutcomeCode.INVALID_RESPONSE, "needs_user", "rejected-code"],
+  [OutcomeCode.MISSING_INTERRUPT, "needs_user", "rejected-code"],
+  [OutcomeCode.NOT_FOUND, "hydrate_then_decide", "not-found-after-send"],
+  [OutcomeCode.ALREADY_RESOLVED, "elsewhere", "already-resolved"],
+  [OutcomeCode.INDETERMINATE, "lost", "indeterminate"],
+])("degraded: %s after RUN_STARTED decides (%s), it does not hydrate", (code, kind, rule) => {
+  const verdict = classifyOutcome(
+    { type: "run-error", code, message: "from the server" },
+    context("degraded", { acked: true }),
+  );
+  expect(verdict).toMatchObject({ kind, rule });
 });
 
 test("degraded: NOT_FOUND after RUN_STARTED in the same attempt is not a stale card", () => {

@@ -1,4 +1,5 @@
 import type { RecordedDecision } from "../protocol/extensions";
+import type { ToolEvidence } from "./tool-evidence";
 
 /**
  * What the transport observed about one delivery, reduced to data. The
@@ -59,8 +60,12 @@ export type DeliverySignal =
   /** What a hydration of the thread showed about our interrupt. */
   | {
       readonly type: "hydrated";
-      /** The thread holds the result of the tool call the interrupt guarded. */
-      readonly toolResultSeen: boolean;
+      /**
+       * What the thread shows about the tool call the interrupt guarded: a tool
+       * message is evidence it ran only when it is none of the server's markers
+       * (tool-evidence.ts).
+       */
+      readonly toolEvidence: ToolEvidence;
       /** The interrupt is still among the thread's open interrupts. */
       readonly interruptStillOpen: boolean;
     }
@@ -82,11 +87,4 @@ export const InvalidStreamKind = {
 } as const;
 export type InvalidStreamKind = (typeof InvalidStreamKind)[keyof typeof InvalidStreamKind];
 
-/** Which rules apply: the recovery contract, or the degraded rules for servers without it. */
-export const ServerKind = {
-  /** `AgentCapabilities.custom["x-recovery"]` is present. */
-  contract: "contract",
-  /** No `x-recovery` capability (today's Agent Framework). */
-  degraded: "degraded",
-} as const;
-export type ServerKind = (typeof ServerKind)[keyof typeof ServerKind];
+export { ServerKind } from "./server-kind";

@@ -131,6 +131,8 @@ function failureOf(signal: DeliverySignal): EntryError {
 const SENT_AGAIN = "It will be sent again unchanged, with the same idempotency key.";
 const LOST =
   "The server cannot tell whether the action ran. Your answer is kept; check the result before answering again.";
+const NOT_RUN =
+  "The server reported an error before the action could run, so it did not run. Your answer is kept; review it and answer again.";
 
 export const VERDICT_RULES: readonly VerdictRule[] = [
   row({
@@ -237,18 +239,6 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
       kind: "elsewhere",
       recordedDecisions: s.type === "run-error" ? (s.recordedDecisions ?? []) : [],
       reason: "The question was cancelled elsewhere.",
-      error: errorOf(s),
-    }),
-  }),
-  row({
-    id: "degraded-error-after-run-started",
-    servers: DEGRADED,
-    verdict: "hydrate_then_decide",
-    on: ["run-error"],
-    when: (_s, c) => c.acked,
-    decide: (s) => ({
-      kind: "hydrate_then_decide",
-      reason: "The run failed after the answer was accepted; checking the conversation for the result.",
       error: errorOf(s),
     }),
   }),
@@ -388,6 +378,18 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
       hydrate: !(s.code?.endsWith("_INVALID") === true || s.code?.endsWith("_INVALID_RESPONSE") === true),
       reason: "The server cannot accept this answer as it is. Your answer is kept; review it.",
       error: failureOf(s),
+    }),
+  }),
+  row({
+    id: "degraded-error-after-run-started",
+    servers: DEGRADED,
+    verdict: "hydrate_then_decide",
+    on: ["run-error"],
+    when: (_s, c) => c.acked,
+    decide: (s) => ({
+      kind: "hydrate_then_decide",
+      reason: "The run failed after the answer was accepted; checking the conversation for the result.",
+      error: errorOf(s),
     }),
   }),
   row({
@@ -558,7 +560,7 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     servers: BOTH,
     verdict: "applied",
     on: ["hydrated"],
-    when: (s, c) => c.decision === "approve" && s.toolResultSeen,
+    when: (s, c) => c.decision === "approve" && s.toolEvidence === "ran",
     decide: () => ({
       kind: "applied",
       replayed: false,
@@ -567,19 +569,38 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     }),
   }),
   row({
+    id: "hydrated-approve-rejected",
+    servers: BOTH,
+    verdict: "elsewhere",
+    on: ["hydrated"],
+    when: (s, c) => c.decision === "approve" && s.toolEvidence === "rejected",
+    decide: () => ({
+      kind: "elsewhere",
+      recordedDecisions: [],
+      reason: "The question was answered differently elsewhere: it was rejected, and the action did not run.",
+      error: null,
+    }),
+  }),
+  row({
     id: "hydrated-approve-no-tool-result",
     servers: BOTH,
     verdict: "lost",
     on: ["hydrated"],
-    when: (s, c) => c.decision === "approve" && !s.toolResultSeen,
-    decide: () => ({ kind: "lost", reason: LOST, error: null }),
+    when: (s, c) =>
+      c.decision === "approve" &&
+      (s.toolEvidence === "none" || s.toolEvidence === "not_run" || s.toolEvidence === "may_have_run"),
+    decide: (s) => ({
+      kind: "lost",
+      reason: s.toolEvidence === "not_run" ? NOT_RUN : LOST,
+      error: null,
+    }),
   }),
   row({
     id: "hydrated-decline-tool-result",
     servers: BOTH,
     verdict: "elsewhere",
     on: ["hydrated"],
-    when: (s, c) => c.decision !== "approve" && s.toolResultSeen,
+    when: (s, c) => c.decision !== "approve" && s.toolEvidence === "ran",
     decide: () => ({
       kind: "elsewhere",
       recordedDecisions: [],
@@ -588,11 +609,35 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     }),
   }),
   row({
+    id: "hydrated-decline-may-have-run",
+    servers: BOTH,
+    verdict: "lost",
+    on: ["hydrated"],
+    when: (s, c) => c.decision !== "approve" && s.toolEvidence === "may_have_run",
+    decide: () => ({ kind: "lost", reason: LOST, error: null }),
+  }),
+  row({
+    id: "hydrated-decline-rejected",
+    servers: BOTH,
+    verdict: "applied",
+    on: ["hydrated"],
+    when: (s, c) => c.decision !== "approve" && s.toolEvidence === "rejected",
+    decide: () => ({
+      kind: "applied",
+      replayed: false,
+      reason: "The answer took effect: the conversation records the rejection, and the action did not run.",
+      error: null,
+    }),
+  }),
+  row({
     id: "hydrated-decline-closed",
     servers: BOTH,
     verdict: "applied",
     on: ["hydrated"],
-    when: (s, c) => c.decision !== "approve" && !s.toolResultSeen && !s.interruptStillOpen,
+    when: (s, c) =>
+      c.decision !== "approve" &&
+      (s.toolEvidence === "none" || s.toolEvidence === "not_run") &&
+      !s.interruptStillOpen,
     decide: () => ({
       kind: "applied",
       replayed: false,
@@ -605,7 +650,10 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     servers: BOTH,
     verdict: "lost",
     on: ["hydrated"],
-    when: (s, c) => c.decision !== "approve" && !s.toolResultSeen && s.interruptStillOpen,
+    when: (s, c) =>
+      c.decision !== "approve" &&
+      (s.toolEvidence === "none" || s.toolEvidence === "not_run") &&
+      s.interruptStillOpen,
     decide: () => ({
       kind: "lost",
       reason: "The server did not take the answer and the question is still open. Your answer is kept.",

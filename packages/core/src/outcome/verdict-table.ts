@@ -60,11 +60,6 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     decision:
       "DESIGN.md names CANCELLED only for our own cancel; anyone else's cancel resolved the interrupt first.",
   },
-  "degraded-error-after-run-started": {
-    signal: "RUN_ERROR (any other code, e.g. an exception name) after RUN_STARTED",
-    description:
-      "The tool already ran and the server keeps no claim to roll back: a retry could run it twice, so read the thread.",
-  },
   "already-resolved": {
     signal: "RUN_ERROR APPROVAL_RESUME_ALREADY_RESOLVED",
     description: "A different decision resolved the occurrence; the recorded decision rides along.",
@@ -117,6 +112,13 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     description: "The request itself cannot succeed as is; never retried automatically.",
     decision:
       "On a server without the contract, an APPROVAL_RESUME_INVALID whose message matches none of the known texts lands here.",
+  },
+  "degraded-error-after-run-started": {
+    signal: "RUN_ERROR (an exception name, or no code) after RUN_STARTED (no contract)",
+    description:
+      "The tool may have run and the server keeps no claim to roll back: a retry could run it twice, so read the thread.",
+    decision:
+      "Below every specific code: Agent Framework 1.7.0 sends RUN_STARTED before its APPROVAL_* errors too, so APPROVAL_TOOL_UNAVAILABLE, NOT_FOUND and the rejection and expiry codes decide even after it.",
   },
   "run-error-after-claim": {
     signal: "any other RUN_ERROR after the claim ack",
@@ -192,12 +194,20 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     description: "The server forgot the run: only the thread can tell.",
   },
   "hydrated-approve-tool-result": {
-    signal: "hydration after an approval: the thread shows the tool result",
+    signal: "hydration after an approval: the thread shows the tool's own result",
     description: "The approved tool ran: the answer took effect.",
+    decision:
+      "A tool message is evidence only when it is not the server's rejection or error marker (tool-evidence.ts names each marker and the release that writes it).",
+  },
+  "hydrated-approve-rejected": {
+    signal: "hydration after an approval: the thread shows the server's rejection marker for the call",
+    description:
+      "Another device rejected first (Agent Framework stores a rejection as a tool message): nothing ran.",
   },
   "hydrated-approve-no-tool-result": {
-    signal: "hydration after an approval: no tool result in the thread",
-    description: "The answer may have been consumed without a visible result: keep it and tell the person.",
+    signal: "hydration after an approval: no tool result, or only an error marker, in the thread",
+    description:
+      "The answer may have been consumed without a visible result, or the tool failed: keep it and tell the person.",
     decision:
       "Also when the interrupt still shows as open: the server refused the answer, so resending is the person's call.",
   },
@@ -206,6 +216,17 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     description: "The tool ran, so someone approved: our reject or cancel did not decide.",
     decision:
       "DESIGN.md speaks of the tool result only; a reject or cancel never leaves one, so the rule is mirrored.",
+  },
+  "hydrated-decline-may-have-run": {
+    signal:
+      "hydration after a reject or cancel: the thread shows an error marker written once the tool started",
+    description: "Someone approved and the tool failed or was cut off: it may have run.",
+  },
+  "hydrated-decline-rejected": {
+    signal: "hydration after a reject or cancel: the thread shows the server's rejection marker",
+    description: "The rejection is recorded and the tool did not run: the answer took effect.",
+    decision:
+      "Whether the interrupt still shows as open does not matter: the recorded rejection closed the call.",
   },
   "hydrated-decline-closed": {
     signal: "hydration after a reject or cancel: interrupt closed, no tool result",

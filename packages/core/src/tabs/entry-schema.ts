@@ -53,6 +53,7 @@ export const OutboxEntrySchema = z.looseObject({
   everSent: z.boolean(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  revision: z.exactOptional(z.int().check(z.nonnegative())),
   expiresAt: z.number(),
 });
 

@@ -31,6 +31,12 @@ interface ReleaseExpectations {
   readonly dropAfterToolResult: Verdict;
   /** How a resend after a success is answered: replayed, or NOT_FOUND then reconciled. */
   readonly duplicateAnswer: "replay" | "not-found";
+  /**
+   * A reject whose stream drops after RUN_STARTED. The current release keeps the
+   * rejection in the thread; the reported one aborts the run, its thread shows the
+   * question open again, and a resend is NOT_FOUND: nothing can say what became of it.
+   */
+  readonly rejectDropped: Verdict;
 }
 
 const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
@@ -41,6 +47,7 @@ const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
       failureAfterToolAttempts: 1,
       dropAfterToolResult: "applied",
       duplicateAnswer: "replay",
+      rejectDropped: "applied",
     },
   ],
   [
@@ -50,6 +57,7 @@ const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
       failureAfterToolAttempts: 2,
       dropAfterToolResult: "lost",
       duplicateAnswer: "not-found",
+      rejectDropped: "lost",
     },
   ],
 ];
@@ -77,14 +85,20 @@ describe.each(RELEASES)("the real Agent Framework server, %s release", (release,
     await peer?.reset();
   });
 
-  /** A page's client; a second call in one test is a reload (same IndexedDB). */
-  function open(fetchImpl?: (input: string, init?: RequestInit) => Promise<Response>): OutboxClient {
+  /**
+   * A page's client; a second call in one test is a reload (same IndexedDB). A
+   * `device` of its own has its own IndexedDB: another browser of the same person.
+   */
+  function open(
+    fetchImpl?: (input: string, init?: RequestInit) => Promise<Response>,
+    device?: IDBFactory,
+  ): OutboxClient {
     const client = createIsolatedClient({
       url: `${peer.url}/agent`,
       namespace: "user-1",
       dbName: "outbox-af",
       retry: { backoff: { baseMs: 20, capMs: 200 } },
-      indexedDB,
+      indexedDB: device ?? indexedDB,
       ...(fetchImpl ? { deps: { fetch: fetchImpl } } : {}),
     });
     clients.push(client);
@@ -294,10 +308,97 @@ describe.each(RELEASES)("the real Agent Framework server, %s release", (release,
 
       expect(final.state).toBe("applied");
       expect(final.attempts).toBe(2);
-      // The current release replays its record; the reported one answers NOT_FOUND, which
-      // after our own send means "consumed": the thread shows the result, so applied.
-      expect(final.replayed ?? false).toBe(expected.duplicateAnswer === "replay" ? final.replayed : false);
+      // The current release replays its record (a plain RUN_FINISHED: neither release marks
+      // a replay, see docs/interop.md); the reported one answers NOT_FOUND, which after our
+      // own send means "consumed": the thread shows the result, so applied from it.
+      expect(final.replayed ?? false).toBe(false);
+      if (expected.duplicateAnswer === "replay") expect(final.verdictDetail).toBe("The answer took effect.");
+      else expect(final.verdictDetail).toMatch(/confirmed from the conversation/);
       expect(await executions("af-duplicate")).toHaveLength(1);
+    },
+  );
+
+  // A rejection is stored as a tool message ("Error: Tool call invocation was rejected by
+  // user.") by both releases: it is not evidence that the tool ran.
+  test.skipIf(unavailable !== undefined)(
+    `reject, the stream drops after RUN_STARTED → ${expected.rejectDropped}: a rejection is not an execution`,
+    async () => {
+      const client = await started();
+      const interrupt = await askForDeployment(client, "af-reject-drop");
+      await peer.chaos([{ point: "mid-stream", action: "drop", afterEvents: 1, threadId: "af-reject-drop" }]);
+
+      const entry = await client.answer({
+        threadId: "af-reject-drop",
+        interruptId: interrupt.id,
+        approved: false,
+      });
+      const final = await settled(client, entry.key);
+
+      expect(await executions("af-reject-drop")).toHaveLength(0);
+      expect(final.state).toBe(expected.rejectDropped);
+      expect(final.verdictDetail ?? "").not.toMatch(/the action ran/);
+    },
+  );
+
+  test.skipIf(unavailable !== undefined)(
+    "one device rejects, a stale second device approves: never applied, nothing ran",
+    async () => {
+      const first = await started();
+      const interrupt = await askForDeployment(first, "af-two-devices");
+      const second = open(undefined, new IDBFactory());
+      await second.start();
+      await second.thread("af-two-devices").hydrate();
+      expect(
+        second
+          .thread("af-two-devices")
+          .store.getState()
+          .pendingInterrupts.map((i) => i.id),
+      ).toEqual([interrupt.id]);
+
+      const rejected = await first.answer({
+        threadId: "af-two-devices",
+        interruptId: interrupt.id,
+        approved: false,
+      });
+      expect((await settled(first, rejected.key)).state).toBe("applied");
+      const approved = await second.answer({
+        threadId: "af-two-devices",
+        interruptId: interrupt.id,
+        approved: true,
+      });
+      const final = await settled(second, approved.key);
+
+      expect(await executions("af-two-devices")).toHaveLength(0);
+      // 1.7.0 says the resume conflicts; 1.0.1's thread shows the rejection marker.
+      expect(final.state).toBe("elsewhere");
+      expect(final.verdictDetail ?? "").not.toMatch(/the action ran/);
+      expect(second.entryFor("af-two-devices", interrupt.id)?.key).toBe(approved.key);
+    },
+  );
+
+  test.skipIf(unavailable !== undefined || release !== "current")(
+    "tool unavailable (RUN_STARTED, then APPROVAL_TOOL_UNAVAILABLE): retried with the same key, runs once",
+    async () => {
+      const requests: Array<string | null> = [];
+      const client = open((input, init) => {
+        const key = new Headers(init?.headers).get("idempotency-key");
+        if (key) requests.push(key);
+        return fetch(input, init);
+      });
+      await client.start();
+      const interrupt = await askForDeployment(client, "af-unavailable");
+      await peer.chaos([{ point: "tool", action: "unavailable", threadId: "af-unavailable" }]);
+
+      const entry = await client.answer({
+        threadId: "af-unavailable",
+        interruptId: interrupt.id,
+        approved: true,
+      });
+      const final = await settled(client, entry.key);
+
+      expect(final).toMatchObject({ state: "applied", attempts: 2 });
+      expect(requests).toEqual([entry.key, entry.key]);
+      expect(await executions("af-unavailable")).toHaveLength(1);
     },
   );
 });

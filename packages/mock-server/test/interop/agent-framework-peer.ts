@@ -18,11 +18,27 @@ export const peerDir = fileURLToPath(new URL("../../../../e2e/peers/agent-framew
  */
 export type PeerRelease = "current" | "reported";
 
-const pythonOf = (release: PeerRelease) =>
-  join(peerDir, release === "current" ? ".venv" : ".venv-reported", "bin", "python");
+/**
+ * The interpreter that serves a release: the one setup.sh installed, unless an
+ * environment variable names another (a venv with another release installed), so
+ * the same tests judge it: `AF_PEER_PYTHON` for `current`, `AF_PEER_REPORTED_PYTHON`
+ * for `reported`.
+ */
+export const PYTHON_VARIABLE: Readonly<Record<PeerRelease, string>> = {
+  current: "AF_PEER_PYTHON",
+  reported: "AF_PEER_REPORTED_PYTHON",
+};
+
+export function pythonOf(release: PeerRelease): string {
+  const named = process.env[PYTHON_VARIABLE[release]];
+  if (named) return named;
+  return join(peerDir, release === "current" ? ".venv" : ".venv-reported", "bin", "python");
+}
 
 /** Why the peer cannot run here, or undefined when it can. */
 export function peerUnavailableReason(release: PeerRelease = "current"): string | undefined {
+  const named = process.env[PYTHON_VARIABLE[release]];
+  if (named) return existsSync(named) ? undefined : `${PYTHON_VARIABLE[release]}=${named} does not exist`;
   const machine = process.env.AF_PEER_UNAVAILABLE;
   if (machine) return machine;
   if (!existsSync(pythonOf(release))) {

@@ -1,0 +1,135 @@
+import type { Message } from "../protocol";
+import type { ServerKind } from "./server-kind";
+
+/**
+ * What a thread says about whether the tool behind an interrupt ran. A tool
+ * message alone is not evidence: servers without the contract store a
+ * rejection, and errors raised before the tool body, as tool messages too.
+ */
+export const ToolEvidence = {
+  /** A tool result that is none of the server's markers: the tool ran. */
+  ran: "ran",
+  /** The server's rejection marker: a rejection resolved the call, nothing ran. */
+  rejected: "rejected",
+  /** An error the server writes before the tool body runs (unknown tool, bad arguments). */
+  notRun: "not_run",
+  /** An error the server writes once the body started (it failed, or was aborted): it may have run. */
+  mayHaveRun: "may_have_run",
+  /** No tool message for the call. */
+  none: "none",
+} as const;
+export type ToolEvidence = (typeof ToolEvidence)[keyof typeof ToolEvidence];
+
+/** A text a server writes as a tool message that is not the tool's own result. */
+export interface ToolResultMarker {
+  readonly evidence: Exclude<ToolEvidence, "ran" | "none">;
+  /** Matched against the whole tool message content. */
+  readonly pattern: RegExp;
+  /** The release(s) and where they write it, so the rule can be checked again. */
+  readonly source: string;
+}
+
+/**
+ * Every marker, per server family, with its source. Servers without the
+ * contract do not say which family they are, so the degraded kind applies the
+ * markers of every family: each is matched against the whole message, and no
+ * tool of ours returns these texts.
+ */
+export const TOOL_RESULT_MARKERS: Readonly<Record<string, readonly ToolResultMarker[]>> = {
+  "agent-framework": [
+    {
+      evidence: "rejected",
+      pattern: /^Error: Tool call invocation was rejected by user\.$/,
+      source:
+        'agent-framework-core 1.13.0 (with ag-ui 1.0.1) and 1.23.0 (with ag-ui 1.7.0), _tools.py: a rejected approval becomes a function result "Error: Tool call invocation was rejected by user."',
+    },
+    {
+      evidence: "not_run",
+      pattern: /^Error: (Requested function ".*" not found\.|Argument parsing failed\.)$/,
+      source:
+        'agent-framework-core 1.13.0 and 1.23.0, _tools.py: "Error: Requested function \\"…\\" not found." and "Error: Argument parsing failed." are written before the function is called',
+    },
+    {
+      evidence: "not_run",
+      pattern: /^Error: Function invocation limit reached before the deferred tool could run\.$/,
+      source:
+        "agent-framework-core 1.23.0, _tools.py: the invocation limit stops a deferred tool before it runs",
+    },
+    {
+      evidence: "may_have_run",
+      pattern: /^Error: (Function failed\.|Tool execution was aborted\b.*)$/s,
+      source:
+        'agent-framework-core 1.13.0 and 1.23.0, _tools.py: "Error: Function failed." when the body raised; 1.23.0: "Error: Tool execution was aborted …" when it was cut off',
+    },
+  ],
+  "pydantic-ai": [
+    {
+      evidence: "rejected",
+      pattern: /^The tool call was denied\.$/,
+      source:
+        'pydantic-ai-slim 2.68.0, ToolDenied: a denied deferred tool call is returned to the model as "The tool call was denied."',
+    },
+  ],
+};
+
+const DEGRADED_MARKERS: readonly ToolResultMarker[] = Object.values(TOOL_RESULT_MARKERS).flat();
+
+/** The markers that apply to a server kind; a contract server never stores one as a result. */
+export function toolResultMarkers(serverKind: ServerKind): readonly ToolResultMarker[] {
+  return serverKind === "degraded" ? DEGRADED_MARKERS : [];
+}
+
+function contentText(message: Message): string {
+  const content = (message as { content?: unknown }).content;
+  return typeof content === "string" ? content : JSON.stringify(content ?? "");
+}
+
+/**
+ * One tool message's evidence. AG-UI's `ToolMessage.error` says the call did not
+ * succeed (pydantic-ai 2.68.0 sets it for denied and failed calls): a rejection
+ * marker in it is a rejection, anything else there means the tool may have run.
+ */
+function evidenceOfToolMessage(message: Message, serverKind: ServerKind): ToolEvidence {
+  const error = (message as { error?: unknown }).error;
+  if (typeof error === "string" && error.length > 0) {
+    const marked = evidenceOfToolContent(error, serverKind);
+    const fromContent = evidenceOfToolContent(contentText(message), serverKind);
+    if (marked !== "ran") return marked;
+    return fromContent === "ran" ? "may_have_run" : fromContent;
+  }
+  return evidenceOfToolContent(contentText(message), serverKind);
+}
+
+/** What one tool message's content shows, by the markers of the server kind. */
+export function evidenceOfToolContent(content: string, serverKind: ServerKind): ToolEvidence {
+  const text = content.trim();
+  for (const marker of toolResultMarkers(serverKind)) {
+    if (marker.pattern.test(text)) return marker.evidence;
+  }
+  return "ran";
+}
+
+// When a thread holds several tool messages for one call (a retry, a replay), the
+// strongest claim that the tool ran decides: a real result anywhere means it ran.
+const STRENGTH: Readonly<Record<ToolEvidence, number>> = {
+  ran: 4,
+  may_have_run: 3,
+  rejected: 2,
+  not_run: 1,
+  none: 0,
+};
+
+/** What the thread's messages show about the tool call `toolCallId`. */
+export function toolEvidenceIn(
+  messages: readonly Message[],
+  toolCallId: string,
+  serverKind: ServerKind,
+): ToolEvidence {
+  let best: ToolEvidence = "none";
+  for (const message of messages) {
+    if (message.role !== "tool" || message.toolCallId !== toolCallId) continue;
+    const evidence = evidenceOfToolMessage(message, serverKind);
+    if (STRENGTH[evidence] > STRENGTH[best]) best = evidence;
+  }
+  return best;
+}
