@@ -85,6 +85,8 @@ test("a dropped stream: the conversation matches the hydrated thread, no message
   await openThread(page, threadId);
   await mock.addFaults({ point: "mid-stream", action: "drop", afterEvents: 3, threadId });
   await askToDeploy(page);
+  // The stream was cut (the fault fired) and the page still shows the whole turn.
+  expect(await mock.pendingFaults()).toEqual([]);
   const shown = await messageTexts(page);
 
   // Another browser, which knows the thread only from the server's hydration.

@@ -109,6 +109,8 @@ describe("DurableHttpAgent against the mock server", () => {
     const agent = harness.page();
     await say(agent, "please deploy to prod");
     expect(agent.pendingInterrupts).toHaveLength(1);
+    const pending = await fetch(`${harness.server.url}/__chaos`).then((response) => response.json());
+    expect(pending).toEqual({ faults: [] });
 
     const elsewhere = harness.page({ browser: new IDBFactory() });
     await elsewhere.connectAgent();
