@@ -178,9 +178,20 @@ export class DurableHttpAgent extends AbstractAgent {
       .getState()
       .entries.filter((entry) => entry.threadId === threadId && !isFinalState(entry.state))
       .map((entry) => entry.key);
-    await this.client.thread(threadId).hydrate();
-    if (inFlight.length === 0) return { type: "finished", interrupts: this.#openInterrupts(threadId) };
-    return this.#follow(threadId, inFlight, [], run);
+    const failed = await this.client
+      .thread(threadId)
+      .hydrate()
+      .then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
+    if (inFlight.length === 0) {
+      if (failed) throw failed.error;
+      return { type: "finished", interrupts: this.#openInterrupts(threadId) };
+    }
+    // Hydration failed (offline after a reload) but answers are on their way: follow
+    // them anyway, and read the thread again once they have their verdicts.
+    return this.#follow(threadId, inFlight, [], run, failed !== undefined);
   }
 
   async #follow(
@@ -188,6 +199,7 @@ export class DurableHttpAgent extends AbstractAgent {
     keys: readonly string[],
     refused: VerdictDetail[],
     run: RunBody,
+    rehydrate = false,
   ): Promise<RunEnd> {
     const settled = await settleEntries(this.client.outbox, keys, (entry) =>
       run.custom(DurableEventName.delivery, deliveryProgress(entry)),
@@ -195,7 +207,7 @@ export class DurableHttpAgent extends AbstractAgent {
     const verdicts = [...settled.map(verdictOf), ...refused];
     // Anything but "applied": the thread may have moved on (another decision, a
     // consumed interrupt, a stale card); show it as the server has it now.
-    if (verdicts.some((verdict) => verdict.verdict !== "applied") || refused.length > 0) {
+    if (rehydrate || verdicts.some((verdict) => verdict.verdict !== "applied")) {
       await this.client
         .thread(threadId)
         .hydrate()

@@ -77,6 +77,34 @@ describe("DurableHttpAgent against the mock server", () => {
     await verifySequence(harness.runsOf(after).flat());
   });
 
+  test("reload during delivery and the first hydration fails: the answer is still followed to applied", async () => {
+    const harness = await startAgentHarness();
+    const never = answersNeverArrive();
+    const before = harness.page({ client: { deps: { fetch: never.fetch } } });
+    await say(before, "please deploy to prod");
+    void before.runAgent(resumeWith(before, { approved: true }));
+    await never.reached;
+    before.client.dispose();
+
+    let hydrations = 0;
+    const firstHydrationFails = (input: string, init?: RequestInit) => {
+      const isHydration = init?.method === "POST" && !new Headers(init.headers).has("idempotency-key");
+      if (isHydration) hydrations += 1;
+      if (isHydration && hydrations === 1) return Promise.reject(new TypeError("Failed to fetch"));
+      return fetch(input, init);
+    };
+    const after = harness.page({ client: { deps: { fetch: firstHydrationFails } } });
+    await after.connectAgent();
+
+    const [connected] = harness.runsOf(after);
+    expect(hydrations).toBeGreaterThanOrEqual(2);
+    expect(verdicts(connected)).toEqual([expect.objectContaining({ verdict: "applied" })]);
+    expect(lastEvent(connected)).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "success" } });
+    expect(texts(after.messages)).toContain("Deployed to prod.");
+    expect(await harness.ledger(THREAD)).toHaveLength(1);
+    await verifySequence(harness.runsOf(after).flat());
+  });
+
   test("offline, then online: delivery progress is reported and the answer is applied once", async () => {
     const harness = await startAgentHarness();
     const online = manualSignal(true);
