@@ -8,6 +8,9 @@ import { chromiumArgs, chromiumExecutablePath } from "./e2e/chromium.ts";
 // Vitest resolves globs against `root`; the root is the demo app, so every path
 // below is absolute (see TOOLCHAIN.md).
 const repo = fileURLToPath(new URL(".", import.meta.url));
+// React 18.3 for the hooks' suite on the oldest React the peer range allows
+// (installed by the scripts/react-18 workspace).
+const react18 = `${repo}scripts/react-18/node_modules/`;
 const mockPort = Number(process.env.MOCK_PORT ?? 8787);
 
 // The dev server settings are for the demo only: Vitest's browser mode runs its own
@@ -85,6 +88,36 @@ export default defineConfig({
             "packages/*/src/**/*.browser.test.{ts,tsx}",
             "packages/*/test/**/*.browser.test.{ts,tsx}",
           ],
+          testTimeout: 20_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({
+              launchOptions: {
+                executablePath: chromiumExecutablePath,
+                args: chromiumArgs.filter((arg) => arg !== "--headless"),
+              },
+            }),
+            instances: [{ browser: "chromium" }],
+          },
+        },
+      },
+      {
+        extends: true,
+        resolve: {
+          alias: [
+            { find: /^react(\/.*)?$/, replacement: `${react18}react$1` },
+            { find: /^react-dom(\/.*)?$/, replacement: `${react18}react-dom$1` },
+          ],
+        },
+        optimizeDeps: {
+          include: ["react", "react/jsx-dev-runtime", "react/jsx-runtime", "react-dom", "react-dom/client"],
+        },
+        test: {
+          name: "browser-react18",
+          root: repo,
+          include: ["packages/react/src/hooks.browser.test.tsx", "packages/react/src/use-*.browser.test.tsx"],
           testTimeout: 20_000,
           browser: {
             enabled: true,

@@ -57,6 +57,13 @@ check("type check of the core's tests", bin("tsc"), ["-p", "packages/core/tsconf
 check("type check of the agent's tests", bin("tsc"), ["-p", "packages/agent/tsconfig.test.json"]);
 check("lint (biome)", bin("biome"), ["check", "."]);
 
+// The packages as an app installs them: packed, installed outside the workspace,
+// built with Vite on React 18 and 19, answered in Chromium (scripts/consumer-test.mjs).
+run("consumer tests (packed tarballs in fresh apps)", "node", [`${repo}scripts/consumer-test.mjs`]);
+const consumer = readJson(`${out}/consumer.json`);
+totals.passed += consumer?.passed ?? 0;
+totals.failed += consumer ? consumer.failed : 1;
+
 const vitestStatus = run("unit, contract and browser tests (vitest)", bin("vitest"), [
   "run",
   "--reporter=default",

@@ -1,4 +1,5 @@
 import { createOutboxClient, type OutboxClient } from "@agui-outbox/core";
+import { backgroundRuns } from "@agui-outbox/core/background";
 import { OutboxProvider } from "@agui-outbox/react";
 import { QueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useState } from "react";
@@ -29,6 +30,7 @@ function useDemoClient(user: string): OutboxClient | null {
       url: AGENT_URL,
       namespace: `demo:${user}`,
       dbName: "agui-outbox-demo",
+      backgroundRuns: backgroundRuns(),
       deps: { fetch: offline.fetch, online: offline.online },
     });
     setClient(created);

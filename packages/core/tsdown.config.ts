@@ -6,6 +6,7 @@ export default defineConfig(
     index: "src/index.ts",
     protocol: "src/protocol/index.ts",
     validator: "src/answer/validate-answer.ts",
+    "background-runs": "src/background-runs.ts",
     testing: "src/testing/index.ts",
     "verdict-table": "src/verdict-table.ts",
   }),

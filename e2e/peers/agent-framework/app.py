@@ -15,7 +15,7 @@ mock server (a subset): `GET /__ledger` (every execution of the tool), `POST /__
     response closes its connection after `n` SSE frames.
   - `{"point": "mid-tool", "action": "delay", "delayMs": n}`: the tool takes `n` ms, so a
     second request can arrive while it runs.
-  - `{"point": "tool", "action": "unavailable"}`: for the next `POST /agent` the tool has
+  - `{"point": "before-claim", "action": "fail"}`: for the next `POST /agent` the tool has
     no implementation (Agent Framework's `declaration_only`), as when a tool server is down.
 
 Run: `.venv/bin/python app.py` (PORT, PEER_LEDGER); `setup.sh` makes `.venv`.
@@ -50,7 +50,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 LEDGER_PATH = os.environ.get("PEER_LEDGER", os.path.join(os.path.dirname(__file__), ".ledger.jsonl"))
-SUPPORTED_FAULTS = {("after-tool", "fail"), ("mid-stream", "drop"), ("mid-tool", "delay"), ("tool", "unavailable")}
+SUPPORTED_FAULTS = {("after-tool", "fail"), ("mid-stream", "drop"), ("mid-tool", "delay"), ("before-claim", "fail")}
 
 # The thread a request belongs to, read by the ASGI wrapper below before the endpoint
 # runs: the tool records it in the ledger (Agent Framework does not pass it to tools).
@@ -242,7 +242,7 @@ async def app(scope, receive, send):  # noqa: ANN001, ANN201
         return chunks.pop(0) if chunks else await receive()
 
     # The framework's own switch for a tool without an implementation, for this request only.
-    unavailable = faults.take("tool", "unavailable", thread_id) is not None
+    unavailable = faults.take("before-claim", "fail", thread_id) is not None
     deploy_change._declaration_only = unavailable
 
     drop = faults.take("mid-stream", "drop", thread_id)

@@ -7,9 +7,11 @@ import { ApprovalCard } from "./approval-card";
 
 const STATUS: Record<OutboxEntry["state"], string> = {
   queued: "Saved, sending…",
+  held: "Saved: sent with the answers to this run's other questions.",
   sending: "Sending…",
   streaming: "Delivering…",
   retry_wait: "Waiting to retry…",
+  stalled: "Not delivered yet: resumes when the browser is back online.",
   paused: "Paused: sign in again.",
   applied: "Applied.",
   elsewhere: "Answered elsewhere.",
@@ -127,6 +129,11 @@ export function App() {
             {" — "}
             {STATUS[entry.state]}
             {entry.attempts > 1 ? ` (${entry.attempts} attempts)` : ""}
+            {entry.state === "stalled" || entry.state === "retry_wait" ? (
+              <button type="button" onClick={() => void durable.client.retryNow(entry.key)}>
+                Retry now
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>

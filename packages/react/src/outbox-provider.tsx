@@ -46,7 +46,8 @@ export function OutboxProvider(props: OutboxProviderProps): ReactNode {
   const value = useMemo<OutboxContextValue>(() => ({ client, url, fetch }), [client, url, fetch]);
   return (
     <QueryClientProvider client={queryClient}>
-      <OutboxContext value={value}>{props.children}</OutboxContext>
+      {/* `.Provider`, not `<OutboxContext value>`: the latter is React 19 only. */}
+      <OutboxContext.Provider value={value}>{props.children}</OutboxContext.Provider>
     </QueryClientProvider>
   );
 }

@@ -1,6 +1,6 @@
+import { InvalidAnswerError, loadAnswerValidator } from "../answer/answer-validator";
 import { buildResumeBody } from "../answer/build-resume-body";
 import { decisionOf, sameDecision } from "../answer/decision";
-import { InvalidAnswerError, loadAnswerValidator } from "../answer/answer-validator";
 import type { DeliveryEngine } from "../delivery/delivery-engine";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { OutboxEntry } from "../outbox/entry";

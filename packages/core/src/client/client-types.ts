@@ -4,6 +4,7 @@ import type { OutboxStore } from "../outbox/outbox-store";
 import type { PlanRetryOptions } from "../retry/plan-retry";
 import type { ReadonlyStore } from "../thread/thread-registry";
 import type { ThreadState } from "../thread/thread-state";
+import type { BackgroundRunsPlugin } from "./background-plugin";
 import type { OutboxDeps } from "./deps";
 import type { ConnectionState, OutboxState } from "./outbox-state";
 
@@ -50,6 +51,13 @@ export interface OutboxClientOptions {
    * @default true
    */
   readonly requestPersistence?: boolean;
+  /**
+   * Background runs (`client.background`): `backgroundRuns()` from
+   * `@agui-outbox/core/background`. Without it `client.background.runs` stays empty
+   * and `start()` rejects with `background_runs_disabled`.
+   * @default undefined (no background runs)
+   */
+  readonly backgroundRuns?: BackgroundRunsPlugin;
 }
 
 /** What the person decided about one interrupt. */

@@ -1,5 +1,4 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { BackgroundRuns } from "../background/index";
 import { DeliveryEngine } from "../delivery/delivery-engine";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { OutboxStore } from "../outbox/outbox-store";
@@ -13,6 +12,7 @@ import { readonlyStore, ThreadRegistry } from "../thread/thread-registry";
 import { ThreadRunner } from "../thread/thread-runner";
 import { AgentHttp } from "../transport/agent-http";
 import { createAnswerPath } from "./answer-path";
+import { withoutBackgroundRuns } from "./background-plugin";
 import type { OutboxClient, OutboxClientOptions, ThreadHandle } from "./client-types";
 import { defaultDeps, type OutboxDeps } from "./deps";
 import { createErrorSink, ErrorSource } from "./error-sink";
@@ -101,6 +101,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     connection: connectionStore,
     store: () => store,
     sink,
+    onKnown: () => engine?.kindChanged(),
   });
   const serverKind = () => kind.current();
   const stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
@@ -114,7 +115,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     maxEventBytes,
     maxReattaches: 5,
   });
-  const background = new BackgroundRuns({
+  const background = (options.backgroundRuns ?? withoutBackgroundRuns)({
     namespace,
     url,
     deps,
@@ -148,7 +149,6 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     engine: () => engine,
     background,
     isLeader,
-    kindKnown: () => kind.whenKnown(),
   });
   const tabs = createTabCoordinator({
     namespace,
@@ -175,7 +175,6 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     }
     const refreshed = kind.refresh();
     if (!kindWasCached) await refreshed;
-    kind.markKnown();
     unsubscribers.push(
       deps.online.subscribe((online) => {
         connectionStore.setState({ online });
@@ -210,6 +209,8 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       threads,
       deps,
       serverKind,
+      kindKnown: () => kind.known(),
+      onKindContradicted: (reason) => kind.contradicted(reason),
       hydrate: (threadId) => runner.hydrate(threadId),
       publish: (entries, key, entry) => {
         outboxStore.setState({ entries });

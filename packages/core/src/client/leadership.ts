@@ -1,7 +1,7 @@
 import type { StoreApi } from "zustand/vanilla";
-import type { BackgroundRuns } from "../background/index";
 import type { DeliveryEngine } from "../delivery/delivery-engine";
 import { backoffDelay } from "../retry/backoff";
+import type { BackgroundRunner } from "./background-plugin";
 import type { OutboxDeps } from "./deps";
 import { type ErrorSink, ErrorSource } from "./error-sink";
 import type { Lifecycle } from "./lifecycle";
@@ -13,17 +13,16 @@ export interface LeadershipOptions {
   readonly lifecycle: Lifecycle;
   readonly sink: ErrorSink;
   readonly engine: () => DeliveryEngine | undefined;
-  readonly background: BackgroundRuns;
+  readonly background: BackgroundRunner;
   /** The tab still holds the lock. */
   readonly isLeader: () => boolean;
-  /** Resolves once the server kind allows sending. */
-  readonly kindKnown: () => Promise<void>;
 }
 
 /*
  * Leadership changes run one after another, so a quick loss never races a takeover:
  *
- *   granted ─▶ (ready) ─▶ [re-read entries] ─▶ (kind known) ─▶ activate delivery + background runs
+ *   granted ─▶ (ready) ─▶ [re-read entries] ─▶ activate delivery + background runs
+ *              (the delivery itself sends nothing new until the server kind is known)
  *                 a step fails (storage) ─▶ reported, tried again after a full-jitter backoff
  *   lost ─▶ deactivate at once (durable state stays)
  */
@@ -71,7 +70,6 @@ export class Leadership {
     if (!engine || lifecycle.isDisposed) return;
     // Followers may have written answers while no tab led: read them all.
     if (reread) await engine.load();
-    await this.#options.kindKnown();
     if (isLeader() && !lifecycle.isDisposed) {
       await engine.activate();
       await background.resumeAll();

@@ -16,10 +16,14 @@ const CAPABILITIES_META_ID = "server-kind";
  * Which rules the server in front of us follows:
  *
  *   unknown ──cached kind read──▶ known(cache) ──capabilities──▶ known(capabilities)
- *      └────────────────capabilities answer──────────────────────────┘
+ *      ▲└────────────────capabilities answer──────────────────────────┘  │
+ *      └──────── contradicted (the server answered like another kind) ◀──┘
  *   capabilities fail ─▶ link `unreachable`, ask again after a full-jitter backoff
  *
- * A 404 from the capabilities route is an answer (no contract), not an outage.
+ * Nothing new is sent while the kind is unknown: a body is shaped for a known
+ * kind. Until capabilities answer, outcomes of answers already sent are read
+ * with the last kind known. A 404 from the capabilities route is an answer (no
+ * contract), not an outage.
  */
 export type ServerKindState =
   | { readonly name: "unknown" }
@@ -32,6 +36,8 @@ export interface ServerKindMachineOptions {
   readonly connection: StoreApi<ConnectionState>;
   readonly store: () => OutboxStore | undefined;
   readonly sink: ErrorSink;
+  /** The kind became known (again): what waited for it may go. */
+  readonly onKnown: () => void;
 }
 
 export class ServerKindMachine {
@@ -39,33 +45,37 @@ export class ServerKindMachine {
   #state: ServerKindState = { name: "unknown" };
   #timer: unknown;
   #stopped = false;
-  #markKnown: () => void = () => {};
-  readonly #known: Promise<void>;
+  /** Bumped on every refresh started, so a late answer of an older one is ignored. */
+  #generation = 0;
 
   constructor(options: ServerKindMachineOptions) {
     this.#options = options;
-    this.#known = new Promise<void>((resolve) => {
-      this.#markKnown = resolve;
-    });
   }
 
   get state(): ServerKindState {
     return this.#state;
   }
 
-  /** The rules in force: the known kind, else the connection state's default. */
+  /** The rules in force: the known kind, else the last one known (the connection state's). */
   current(): ServerKind {
     return this.#state.name === "known" ? this.#state.kind : this.#options.connection.getState().serverKind;
   }
 
-  /** Sending may start: the kind is known (or the start decided to go on without it). */
-  whenKnown(): Promise<void> {
-    return this.#known;
+  known(): boolean {
+    return this.#state.name === "known";
   }
 
-  /** Lets sending start. */
-  markKnown(): void {
-    this.#markKnown();
+  /**
+   * The server answered in a way its kind does not (a contract server never
+   * starts a resume without the claim ack): forget the kind, say so, and ask
+   * again before anything new is sent.
+   */
+  contradicted(reason: string): void {
+    if (this.#state.name !== "known" || this.#stopped) return;
+    this.#state = { name: "unknown" };
+    this.#options.connection.setState({ link: { name: "detecting", reason } });
+    if (this.#timer !== undefined) this.#options.deps.timers.clearTimeout(this.#timer);
+    this.#options.sink.track(this.refresh(), ErrorSource.capabilities);
   }
 
   /** True when a server kind from an earlier start was found in storage. */
@@ -74,18 +84,21 @@ export class ServerKindMachine {
     if (cached !== "contract" && cached !== "degraded") return false;
     this.#state = { name: "known", kind: cached, from: "cache" };
     this.#options.connection.setState({ serverKind: cached });
+    this.#options.onKnown();
     return true;
   }
 
   /** Reads capabilities; on failure asks again after a backoff. Resolves after the first answer or failure. */
   async refresh(attempt = 0): Promise<void> {
     const { http, deps, connection } = this.#options;
+    const generation = ++this.#generation;
     try {
       const capabilities = await http.capabilities();
+      if (generation !== this.#generation) return;
       const recovery = RecoveryCapabilitySchema.safeParse(capabilities.custom?.[MetadataKey.recovery]);
       await this.#set(recovery.success ? "contract" : "degraded");
     } catch (error) {
-      if (this.#stopped) return;
+      if (this.#stopped || generation !== this.#generation) return;
       // A server that has no capabilities route at all (Agent Framework's AG-UI
       // endpoint answers 404) has no contract either: that is an answer, not an outage.
       if (isOutboxError(error) && error.kind === ErrorKind.http && isAbsentRoute(error.status)) {
@@ -118,6 +131,7 @@ export class ServerKindMachine {
     connection.setState({
       link: connection.getState().online ? { name: "connected", serverKind: kind } : { name: "offline" },
     });
+    this.#options.onKnown();
     await this.#options
       .store()
       ?.putMeta(this.#options.namespace, CAPABILITIES_META_ID, kind)

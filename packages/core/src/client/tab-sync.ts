@@ -1,10 +1,10 @@
-import type { BackgroundRuns } from "../background/index";
 import type { DeliveryEngine } from "../delivery/delivery-engine";
 import type { OutboxEntry } from "../outbox/entry";
 import type { OutboxStore } from "../outbox/outbox-store";
 import type { EntryChangeTracker } from "../tabs/entry-changes";
 import type { TabMessage } from "../tabs/tab-message";
 import type { ThreadRegistry } from "../thread/thread-registry";
+import type { BackgroundRunner } from "./background-plugin";
 import { type ErrorSink, ErrorSource } from "./error-sink";
 import type { Lifecycle } from "./lifecycle";
 
@@ -15,7 +15,7 @@ export interface TabSyncOptions {
   readonly changes: EntryChangeTracker;
   readonly engine: () => DeliveryEngine | undefined;
   readonly store: () => OutboxStore | undefined;
-  readonly background: BackgroundRuns;
+  readonly background: BackgroundRunner;
   readonly isLeader: () => boolean;
   readonly broadcast: (message: TabMessage) => void;
 }

@@ -2,13 +2,17 @@ import type { OutboxDeps } from "../client/deps";
 import { ErrorKind, isOutboxError, OutboxError } from "../errors/outbox-error";
 import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
 import type { OutboxStore } from "../outbox/outbox-store";
-import { reduceEntry } from "../outbox/reducer";
+import { countersOf, type EntryAction, reduceEntry } from "../outbox/reducer";
+import { classifyOutcome } from "../outcome/classify";
+import { outcomeContext } from "../outcome/context";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
 import type { Verdict } from "../outcome/verdict";
+import { backoffDelay } from "../retry/backoff";
 import type { PlanRetryOptions } from "../retry/plan-retry";
 import type { ThreadRegistry } from "../thread/thread-registry";
 import type { AgentHttp } from "../transport/agent-http";
-import { type DeliveryCounters, type DeliveryDecision, deliveryStep, retryStep } from "./delivery-step";
+import { buildBodyFor } from "./batch-body";
+import { type DeliveryStep, type DeliveryStepContext, deliveryStep } from "./delivery-step";
 import { DeliveryTransport } from "./delivery-transport";
 import { EntryBook } from "./entry-book";
 
@@ -39,6 +43,10 @@ export interface DeliveryEngineOptions {
   readonly threads: ThreadRegistry;
   readonly deps: OutboxDeps;
   readonly serverKind: () => ServerKind;
+  /** False while the server kind is unknown: nothing new is sent (a body is shaped for a known kind only). */
+  readonly kindKnown: () => boolean;
+  /** The server answered unlike the kind in force (see DeliveryTransport). */
+  readonly onKindContradicted?: (reason: string) => void;
   /** Hydrates a thread from the server (shared with the thread handles). */
   readonly hydrate: (threadId: string) => Promise<void>;
   /**
@@ -57,7 +65,7 @@ export interface DeliveryEngineOptions {
   readonly maxReattachesWithoutProgress: number;
 }
 
-const STORAGE_RETRY_REASON = "Saving delivery progress failed; trying again.";
+const SETTLING: ReadonlySet<string> = new Set(["applied", "elsewhere", "lost", "needs_user"]);
 
 export class DeliveryEngine {
   readonly #options: DeliveryEngineOptions;
@@ -72,6 +80,10 @@ export class DeliveryEngine {
    * their `recovered-on-start` step is written together with the next step.
    */
   readonly #recovering = new Set<string>();
+  /** Per key, storage failures in a row: the backoff before the next try (storage cannot hold it while failing). */
+  readonly #storageFailures = new Map<string, number>();
+  /** Never-sent entries waiting for the server kind to be known. */
+  readonly #waitingForKind = new Set<string>();
   #abort = new AbortController();
   #active = false;
   /** The last `retry:` a stream sent: a floor for the next backoff. */
@@ -83,6 +95,7 @@ export class DeliveryEngine {
       namespace: options.namespace,
       store: options.store,
       publish: options.publish,
+      onCommitted: (entry) => this.#committed(entry),
     });
     this.#transport = new DeliveryTransport({
       book: this.#book,
@@ -95,6 +108,7 @@ export class DeliveryEngine {
       maxEventBytes: options.maxEventBytes,
       abortSignal: () => this.#abort.signal,
       active: () => this.#active,
+      onContradiction: (reason) => this.#options.onKindContradicted?.(reason),
       onServerRetry: (ms) => {
         this.#serverRetryMs = ms;
       },
@@ -159,20 +173,74 @@ export class DeliveryEngine {
 
   /**
    * The browser came back online or visible: entries that wait only because the
-   * network failed go now. Entries waiting on a server's `Retry-After` (or any
-   * other server answer) keep their time: a hint never overrides the server.
+   * network failed go now, and stalled ones resume with a fresh budget. Entries
+   * waiting on a server's `Retry-After` (or any other server answer) keep their
+   * time: a hint never overrides the server.
    */
   retryNetworkWaitsNow(): void {
     for (const entry of this.#book.values()) {
-      if (entry.state === EntryState.retryWait && entry.lastError?.kind === ErrorKind.network) {
+      const networkWait = entry.state === EntryState.retryWait && entry.lastError?.kind === ErrorKind.network;
+      if (networkWait || (entry.state === EntryState.stalled && !entry.batch?.sendsWith)) {
         this.#track(this.retryNow(entry.key));
       }
     }
   }
 
+  /** Skips a backoff, or resumes a stalled entry; an answer sent in another's request retries that one. */
   async retryNow(key: string): Promise<void> {
-    await this.#book.commit(key, { type: "retry-now", at: this.#options.deps.now() });
-    this.schedule(key);
+    const sender = this.#book.get(key)?.batch?.sendsWith ?? key;
+    await this.#book.commit(sender, { type: "retry-now", at: this.#options.deps.now() });
+    this.schedule(sender);
+  }
+
+  /** The server kind became known (or known again): never-sent entries that waited for it go. */
+  kindChanged(): void {
+    for (const key of [...this.#waitingForKind]) {
+      this.#waitingForKind.delete(key);
+      this.schedule(key);
+    }
+  }
+
+  /**
+   * Every question of `entry`'s run answered? Then the held answers are queued
+   * together: `entry` (the last answered) sends for all, under its key, one body
+   * with every answer, built now when the server kind is known. Returns `entry`
+   * as it is now.
+   */
+  async sealBatch(entry: OutboxEntry): Promise<OutboxEntry> {
+    const batch = entry.batch;
+    if (!batch || entry.state !== EntryState.held) return entry;
+    const ids = batch.interruptIds.join();
+    const members: OutboxEntry[] = [];
+    for (const interruptId of batch.interruptIds) {
+      const member = [...this.#book.values()].find(
+        (candidate) =>
+          candidate.threadId === entry.threadId &&
+          candidate.interruptId === interruptId &&
+          candidate.state === EntryState.held &&
+          candidate.batch?.interruptIds.join() === ids,
+      );
+      if (!member) return entry;
+      members.push(member);
+    }
+    const built = this.#options.kindKnown()
+      ? buildBodyFor(entry, members, this.#options.serverKind())
+      : undefined;
+    const body = built?.ok ? built.body : "";
+    const at = this.#options.deps.now();
+    for (const member of members) {
+      if (member.key === entry.key) continue;
+      await this.#book.commit(member.key, {
+        type: "sealed",
+        runId: entry.runId,
+        body,
+        sendsWith: entry.key,
+        at,
+      });
+    }
+    const sealed = await this.#book.commit(entry.key, { type: "sealed", runId: entry.runId, body, at });
+    if (this.#active) this.#wakeAfter(entry.key, 0);
+    return sealed ?? entry;
   }
 
   async resumeAfterAuth(): Promise<void> {
@@ -190,7 +258,7 @@ export class DeliveryEngine {
       return;
     }
     const entry = this.#book.get(key);
-    if (!entry || isFinalState(entry.state) || entry.state === EntryState.paused) return;
+    if (!entry || !this.#sends(entry)) return;
     this.#cancelTimer(key);
     const wait = this.#waitBeforeAttempt(entry);
     if (wait > 0) {
@@ -200,6 +268,53 @@ export class DeliveryEngine {
       return;
     }
     this.#track(this.#run(key));
+  }
+
+  /** Whether this entry's own delivery has something to do now. */
+  #sends(entry: OutboxEntry): boolean {
+    if (isFinalState(entry.state) || entry.batch?.sendsWith !== undefined) return false;
+    return (
+      entry.state !== EntryState.paused &&
+      entry.state !== EntryState.held &&
+      entry.state !== EntryState.stalled
+    );
+  }
+
+  /** After a durable write: storage works again for it, and the answers it sends for follow it. */
+  #committed(entry: OutboxEntry): void {
+    this.#storageFailures.delete(entry.key);
+    if (!entry.batch || entry.batch.sendsWith !== undefined || isFinalState(entry.state)) return;
+    for (const follower of this.#book.followersOf(entry.key)) {
+      const same =
+        follower.state === entry.state &&
+        follower.attempts === entry.attempts &&
+        follower.nextAttemptAt === entry.nextAttemptAt &&
+        follower.lastError === entry.lastError;
+      if (same || isFinalState(follower.state)) continue;
+      this.#track(
+        this.#book.commit(follower.key, { type: "follow", leader: entry, at: this.#options.deps.now() }),
+      );
+    }
+  }
+
+  /**
+   * Storage refused a write of this delivery: shown on the entry without a
+   * write, and tried again after a full-jitter backoff that grows while the
+   * failures go on (capped at 30 s), so a broken store is never hammered.
+   */
+  #afterStorageFailure(key: string, error: unknown): void {
+    const failures = (this.#storageFailures.get(key) ?? 0) + 1;
+    this.#storageFailures.set(key, failures);
+    const entry = this.#book.get(key);
+    if (!entry || isFinalState(entry.state)) return;
+    this.#book.set({
+      ...entry,
+      lastError: {
+        kind: isOutboxError(error) ? error.kind : ErrorKind.storageFailed,
+        message: error instanceof Error ? error.message : "A storage operation failed.",
+      },
+    });
+    this.#wakeAfter(key, backoffDelay(failures - 1, { random: this.#options.deps.random }));
   }
 
   /** A promise nobody awaits: its failure goes to the error sink, never unhandled. */
@@ -235,12 +350,12 @@ export class DeliveryEngine {
     try {
       await this.#deliver(key);
     } catch (error) {
-      // A storage failure mid-delivery: the entry stays as last written and is
-      // retried on the next start or schedule; nothing is dropped.
+      // A storage failure mid-delivery: the entry stays as last written, the
+      // failure is shown on it (in memory: storage is what fails) and reported,
+      // and the delivery tries again after a full-jitter backoff.
       if (!(isOutboxError(error) && error.kind === ErrorKind.disposed)) {
         this.#options.onError?.(error);
-        const entry = this.#book.get(key);
-        if (entry && !isFinalState(entry.state)) this.#scheduleRetry(key);
+        this.#afterStorageFailure(key, error);
       }
     } finally {
       this.#running.delete(key);
@@ -251,7 +366,7 @@ export class DeliveryEngine {
   async #deliver(key: string): Promise<void> {
     const recovering = this.#recovering.delete(key);
     const initial = this.#book.get(key);
-    if (!initial || isFinalState(initial.state) || initial.state === EntryState.paused) return;
+    if (!initial || !this.#sends(initial)) return;
     if (initial.everSent && this.#options.deps.now() >= initial.expiresAt) {
       if (recovering)
         await this.#book.commit(key, { type: "recovered-on-start", at: this.#options.deps.now() });
@@ -262,68 +377,140 @@ export class DeliveryEngine {
       this.schedule(key);
       return;
     }
+    if (!initial.everSent && !this.#options.kindKnown()) {
+      this.#waitingForKind.add(key);
+      return;
+    }
+    let body: string | undefined;
+    if (initial.body === "") {
+      // Shaped now, for the kind known now, and fixed from this first send on.
+      const built = buildBodyFor(
+        initial,
+        [initial, ...this.#book.followersOf(key)],
+        this.#options.serverKind(),
+      );
+      if (!built.ok) {
+        await this.#settle(key, {
+          kind: "needs_user",
+          rule: "answer-refused-by-schema",
+          reason: built.message,
+          error: { kind: ErrorKind.invalidAnswer, message: built.message },
+          hydrate: false,
+        });
+        return;
+      }
+      body = built.body;
+    }
     const first =
       initial.state === EntryState.streaming && initial.cursor.acked
         ? await this.#transport.reattach(key)
-        : await this.#transport.send(key, recovering);
+        : await this.#transport.send(key, recovering, body);
     if (!first) return;
     let signal: DeliverySignal = first;
-    let counters: DeliveryCounters = { reattachesWithoutProgress: 0, budgetSpent: false };
     for (;;) {
       if (!this.#active) return;
       const entry = this.#book.get(key);
       if (!entry) return;
-      const step = deliveryStep(entry, signal, {
-        serverKind: this.#options.serverKind(),
-        now: this.#options.deps.now(),
-        retry: this.#options.retry,
-        jitter: this.#options.deps.random(),
-        serverRetryMs: this.#serverRetryMs,
-        maxReattachesWithoutProgress: this.#options.maxReattachesWithoutProgress,
-        counters,
-      });
-      counters = step.counters;
-      const next = await this.#perform(key, entry, step.decision);
+      const step = deliveryStep(entry, this.#transport.withToolEvidence(entry, signal), this.#stepContext());
+      const next = await this.#perform(key, entry, step, signal);
       if (next === undefined) return;
-      if (step.decision.type === "reattach") {
-        const progressed = (this.#book.get(key)?.cursor.lastSeq ?? 0) > entry.cursor.lastSeq;
-        counters = {
-          ...counters,
-          reattachesWithoutProgress: progressed ? 0 : counters.reattachesWithoutProgress + 1,
-        };
-      }
       signal = next;
     }
   }
 
-  /** Carries out one decision; the next signal, or undefined when this delivery is over. */
+  #stepContext(): DeliveryStepContext {
+    return {
+      serverKind: this.#options.serverKind(),
+      now: this.#options.deps.now(),
+      retry: this.#options.retry,
+      jitter: this.#options.deps.random(),
+      serverRetryMs: this.#serverRetryMs,
+      maxReattachesWithoutProgress: this.#options.maxReattachesWithoutProgress,
+    };
+  }
+
+  /**
+   * Carries out one decision, writing the step's counters with it; the next
+   * signal, or undefined when this delivery is over.
+   */
   async #perform(
     key: string,
     entry: OutboxEntry,
-    decision: DeliveryDecision,
+    step: DeliveryStep,
+    signal: DeliverySignal,
   ): Promise<DeliverySignal | undefined> {
+    const decision = step.decision;
+    const at = this.#options.deps.now();
+    const counted: EntryAction[] =
+      step.counters === countersOf(entry) ? [] : [{ type: "counted", counters: step.counters, at }];
+    const writeCounters = async () => {
+      if (counted.length > 0) await this.#book.commit(key, ...counted);
+    };
     switch (decision.type) {
       case "stop":
+        await writeCounters();
         return undefined;
-      case "reattach":
-        return this.#transport.reattach(key);
+      case "reattach": {
+        const failedBefore = step.counters.reattachesWithoutProgress;
+        // A re-attach that brought nothing waits a backoff before the next one.
+        if (failedBefore > 0)
+          await this.#sleep(backoffDelay(failedBefore - 1, { random: this.#options.deps.random }));
+        if (!this.#active) return undefined;
+        const next = await this.#transport.reattach(key);
+        const after = this.#book.get(key);
+        if (!after) return undefined;
+        const progressed = after.cursor.lastSeq > entry.cursor.lastSeq;
+        const counters = {
+          ...countersOf(after),
+          reattachesWithoutProgress: progressed ? 0 : failedBefore + 1,
+        };
+        await this.#book.commit(key, { type: "counted", counters, at: this.#options.deps.now() });
+        return next;
+      }
       case "status":
+        await writeCounters();
         return this.#transport.statusThenHydrate(key);
       case "hydrate":
+        await writeCounters();
         return this.#transport.hydrate(key);
       case "wait":
-        await this.#book.commit(key, {
+        await this.#book.commit(key, ...counted, {
           type: "verdict",
           verdict: decision.verdict,
-          at: this.#options.deps.now(),
+          at,
           nextAttemptAt: decision.at,
         });
-        this.schedule(entry.key);
+        this.schedule(key);
+        return undefined;
+      case "stall":
+        await this.#book.commit(key, ...counted, {
+          type: "stalled",
+          reason: decision.reason,
+          error: decision.error,
+          at,
+        });
         return undefined;
       case "settle":
-        await this.#settle(key, decision.verdict);
+        await writeCounters();
+        await this.#settle(key, decision.verdict, signal);
         return undefined;
     }
+  }
+
+  /** Waits `ms` on the injected timers; delivery stopping ends the wait. */
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const signal = this.#abort.signal;
+      const handle = this.#options.deps.timers.setTimeout(resolve, ms);
+      signal.addEventListener(
+        "abort",
+        () => {
+          this.#options.deps.timers.clearTimeout(handle);
+          resolve();
+        },
+        { once: true },
+      );
+    });
   }
 
   /**
@@ -335,24 +522,30 @@ export class DeliveryEngine {
     const signal = await this.#transport.statusThenHydrate(key);
     const entry = this.#book.get(key);
     if (!entry) return;
-    const step = deliveryStep(entry, signal, {
-      serverKind: this.#options.serverKind(),
-      now: this.#options.deps.now(),
-      retry: this.#options.retry,
-      jitter: 0,
-      serverRetryMs: undefined,
-      maxReattachesWithoutProgress: 0,
-      counters: { reattachesWithoutProgress: 0, budgetSpent: true },
-    });
-    const verdict = step.decision.type === "settle" ? step.decision.verdict : undefined;
-    if (verdict && (verdict.kind === "applied" || verdict.kind === "elsewhere" || verdict.kind === "lost")) {
-      await this.#settle(key, verdict);
+    const verdict = classifyOutcome(signal, outcomeContext(entry, this.#options.serverKind()));
+    if (verdict.kind === "applied" || verdict.kind === "elsewhere" || verdict.kind === "lost") {
+      await this.#settle(key, verdict, signal);
       return;
     }
     await this.#book.commit(key, { type: "expired", at: this.#options.deps.now() });
   }
 
-  async #settle(key: string, verdict: Verdict): Promise<void> {
+  /**
+   * Writes the verdict; the answers sent in the same request get their own,
+   * from the same signal read in each one's context (a hydration is read for
+   * each one's own tool call), or this one's where theirs would not settle.
+   */
+  async #settle(key: string, verdict: Verdict, signal?: DeliverySignal): Promise<void> {
+    await this.#settleOne(key, verdict);
+    for (const follower of this.#book.followersOf(key)) {
+      if (isFinalState(follower.state)) continue;
+      const seen = signal?.type === "hydrated" ? this.#transport.hydratedSignal(follower) : signal;
+      const own = seen && classifyOutcome(seen, outcomeContext(follower, this.#options.serverKind()));
+      await this.#settleOne(follower.key, own && SETTLING.has(own.kind) ? own : verdict);
+    }
+  }
+
+  async #settleOne(key: string, verdict: Verdict): Promise<void> {
     const settled = await this.#book.commit(key, { type: "verdict", verdict, at: this.#options.deps.now() });
     if (!settled) return;
     const threads = this.#options.threads;
@@ -365,28 +558,5 @@ export class DeliveryEngine {
       });
     }
     if (verdict.kind === "paused") this.#options.onPaused(settled);
-  }
-
-  /** After a failure the delivery survived: wait a backoff, then try again. */
-  #scheduleRetry(key: string): void {
-    const entry = this.#book.get(key);
-    if (!entry) return;
-    const retry: Verdict = {
-      kind: "retry",
-      rule: "storage-failure",
-      reason: STORAGE_RETRY_REASON,
-      error: null,
-    };
-    const step = retryStep(entry, retry, undefined, {
-      serverKind: this.#options.serverKind(),
-      now: this.#options.deps.now(),
-      retry: this.#options.retry,
-      jitter: this.#options.deps.random(),
-      serverRetryMs: this.#serverRetryMs,
-      maxReattachesWithoutProgress: this.#options.maxReattachesWithoutProgress,
-      counters: { reattachesWithoutProgress: 0, budgetSpent: true },
-    });
-    const decision = step.decision;
-    this.#track(this.#perform(key, entry, decision));
   }
 }

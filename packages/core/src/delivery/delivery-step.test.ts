@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import type { OutboxEntry } from "../outbox/entry";
+import { NO_COUNTERS, type OutboxEntry } from "../outbox/entry";
 import { createEntry, reduceEntry } from "../outbox/reducer";
 import { type DeliveryStepContext, deliveryStep } from "./delivery-step";
 
@@ -24,7 +24,6 @@ const context: DeliveryStepContext = {
   jitter: 0.5,
   serverRetryMs: undefined,
   maxReattachesWithoutProgress: 2,
-  counters: { reattachesWithoutProgress: 0, budgetSpent: false },
 };
 
 test("a finished run settles as applied", () => {
@@ -41,18 +40,26 @@ test("a network failure waits a full-jitter backoff: the decision is data, with 
 test("a stream cut after the claim re-attaches, until re-attaching stops making progress", () => {
   const acked = reduceEntry(sending(), { type: "claim-acked", runId: "r1", seq: 1, at: 0 });
   expect(deliveryStep(acked, { type: "stream-ended" }, context).decision).toEqual({ type: "reattach" });
-  const stuck = { ...context, counters: { reattachesWithoutProgress: 2, budgetSpent: false } };
-  expect(deliveryStep(acked, { type: "stream-ended" }, stuck).decision).toMatchObject({
-    type: "wait",
-    verdict: { kind: "retry" },
-  });
+  const stuck = { ...acked, counters: { ...NO_COUNTERS, reattachesWithoutProgress: 2 } };
+  const step = deliveryStep(stuck, { type: "stream-ended" }, context);
+  expect(step.decision).toMatchObject({ type: "wait", verdict: { kind: "retry" } });
+  expect(step.counters.reattachesWithoutProgress).toBe(0);
 });
 
-test("a spent budget checks the thread once before asking the person", () => {
-  const spent = { ...context, retry: { budget: { maxAttempts: 1 } } };
-  const first = deliveryStep(sending(), { type: "network-error" }, spent);
+test("only the server's own failures count against the budget: a network that is down never spends it", () => {
+  const budget = { ...context, retry: { budget: { maxAttempts: 1 } } };
+  const offline = deliveryStep(sending(), { type: "network-error" }, budget);
+  expect(offline.decision.type).toBe("wait");
+  expect(offline.counters.serverFailures).toBe(0);
+});
+
+test("a spent budget checks the thread once, then stalls (not final) instead of ending the entry", () => {
+  const budget = { ...context, retry: { budget: { maxAttempts: 1 } } };
+  const failure = { type: "http-status", status: 503, message: "unavailable" } as const;
+  const first = deliveryStep(sending(), failure, budget);
   expect(first.decision).toEqual({ type: "hydrate" });
-  expect(first.counters.budgetSpent).toBe(true);
-  const second = deliveryStep(sending(), { type: "network-error" }, { ...spent, counters: first.counters });
-  expect(second.decision).toMatchObject({ type: "settle", verdict: { kind: "needs_user" } });
+  expect(first.counters).toMatchObject({ serverFailures: 1, budgetChecks: 1 });
+  const checked = { ...sending(), counters: first.counters };
+  const second = deliveryStep(checked, failure, budget);
+  expect(second.decision).toMatchObject({ type: "stall", error: { kind: "retry_budget_exhausted" } });
 });

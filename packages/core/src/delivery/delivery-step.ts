@@ -1,22 +1,28 @@
-import type { OutboxEntry } from "../outbox/entry";
+import type { DeliveryCounters, OutboxEntry } from "../outbox/entry";
+import { countersOf } from "../outbox/reducer";
 import { classifyOutcome } from "../outcome/classify";
 import { outcomeContext } from "../outcome/context";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
 import type { Verdict } from "../outcome/verdict";
-import { type PlanRetryOptions, planRetry } from "../retry/plan-retry";
+import { nextDelay } from "../retry/backoff";
+import type { PlanRetryOptions } from "../retry/plan-retry";
+import { isRetryBudgetExhausted } from "../retry/retry-budget";
 
 /*
  * What to do next with one entry, given what the transport last observed. Pure:
  * the engine performs the decision (a request, a durable write, a timer) and
- * feeds the next signal back in.
+ * feeds the next signal back in. The counters it reads and returns live on the
+ * entry, so a reload decides exactly as the page before it would have.
  *
  *   signal ─▶ classify ─┬─ continue ─────────────────────────────▶ stop (the stream goes on)
- *                       ├─ reattach ─┬─ fewer than the limit ──────▶ reattach
+ *                       ├─ reattach ─┬─ fewer than the limit ──────▶ reattach (after a backoff once one failed)
  *                       │            └─ limit reached ─▶ retry path (resend, same key)
  *                       ├─ status_then_hydrate ─────────────────────▶ status
  *                       ├─ hydrate_then_decide ─────────────────────▶ hydrate
  *                       ├─ retry ─┬─ within budget ─────────────────▶ wait(at)
- *                       │         └─ budget spent ─▶ classify "retry-budget-exhausted" once
+ *                       │         └─ budget spent (server failures only)
+ *                       │                ├─ thread not checked yet ─▶ hydrate
+ *                       │                └─ checked ────────────────▶ stall (not final)
  *                       └─ applied | elsewhere | lost | needs_user | paused ─▶ settle
  */
 
@@ -31,16 +37,10 @@ export type DeliveryDecision =
   | { readonly type: "hydrate" }
   /** Persist `retry_wait` until `at`, then send again with the same key and bytes. */
   | { readonly type: "wait"; readonly at: number; readonly verdict: Verdict }
+  /** Persist `stalled`: not final, resumed by online / visible / retry-now / the next start. */
+  | { readonly type: "stall"; readonly reason: string; readonly error: Verdict["error"] }
   /** Persist the verdict. */
   | { readonly type: "settle"; readonly verdict: Verdict };
-
-/** Counters of the delivery in progress. */
-export interface DeliveryCounters {
-  /** Re-attaches in a row that brought no new event. */
-  readonly reattachesWithoutProgress: number;
-  /** The retry budget was found spent (and the thread checked) in this delivery. */
-  readonly budgetSpent: boolean;
-}
 
 export interface DeliveryStepContext {
   readonly serverKind: ServerKind;
@@ -51,18 +51,26 @@ export interface DeliveryStepContext {
   /** The last `retry:` a stream sent: a floor for the next backoff. */
   readonly serverRetryMs: number | undefined;
   readonly maxReattachesWithoutProgress: number;
-  readonly counters: DeliveryCounters;
 }
 
 export interface DeliveryStep {
   readonly decision: DeliveryDecision;
+  /** The entry's counters after this step (the same object when unchanged). */
   readonly counters: DeliveryCounters;
 }
 
 export const RESEND_REASON = "The stream could not be re-attached; sending again with the same key.";
 
-export const BUDGET_EXHAUSTED_REASON =
-  "Delivery kept failing; the answer is kept. Retry when the connection is back.";
+export const STALLED_REASON =
+  "Delivery kept failing on the server's side; it resumes when you retry or come back.";
+
+/**
+ * Failures the server itself answered count against the budget; a network that
+ * is down, a cut stream or a stall do not (they back off, capped, forever).
+ */
+function isServerFailure(signal: DeliverySignal): boolean {
+  return signal.type === "http-status" || signal.type === "run-error";
+}
 
 export function deliveryStep(
   entry: OutboxEntry,
@@ -70,7 +78,7 @@ export function deliveryStep(
   context: DeliveryStepContext,
 ): DeliveryStep {
   const verdict = classifyOutcome(signal, outcomeContext(entry, context.serverKind));
-  const counters = context.counters;
+  const counters = countersOf(entry);
   switch (verdict.kind) {
     case "continue":
       return { decision: { type: "stop" }, counters };
@@ -84,7 +92,7 @@ export function deliveryStep(
           reason: RESEND_REASON,
           error: verdict.error,
         };
-        return retryStep(entry, resend, undefined, context);
+        return retryStep(entry, resend, signal, { ...context, reattachReset: true });
       }
       return { decision: { type: "reattach" }, counters };
     case "status_then_hydrate":
@@ -93,52 +101,61 @@ export function deliveryStep(
       return { decision: { type: "hydrate" }, counters };
     case "retry":
       // Also when another submission holds the claim (`reattachRunId`): wait, then ask again.
-      return retryStep(entry, verdict, verdict.retryAfterMs, context);
+      return retryStep(entry, verdict, signal, context);
     default:
       return { decision: { type: "settle", verdict }, counters };
   }
 }
 
-/** The retry path on its own: wait within the budget; once spent, check the thread, then ask the person. */
+/** The retry path on its own: wait within the budget; once spent, check the thread, then stall. */
 export function retryStep(
   entry: OutboxEntry,
   verdict: Verdict,
-  retryAfterMs: number | undefined,
-  context: DeliveryStepContext,
+  signal: DeliverySignal | undefined,
+  context: DeliveryStepContext & { readonly reattachReset?: boolean },
 ): DeliveryStep {
-  const plan = planRetry(
+  const before = countersOf(entry);
+  const counts = signal !== undefined && isServerFailure(signal);
+  const counters: DeliveryCounters = {
+    ...before,
+    serverFailures: before.serverFailures + (counts ? 1 : 0),
+    reattachesWithoutProgress: context.reattachReset ? 0 : before.reattachesWithoutProgress,
+  };
+  const delayMs = nextDelay(
     {
-      attempts: Math.max(1, entry.attempts),
-      firstAttemptAt: entry.createdAt,
-      now: context.now,
-      retryAfterMs,
+      attempt: Math.max(0, entry.attempts - 1),
+      retryAfterMs: verdict.kind === "retry" ? verdict.retryAfterMs : undefined,
       serverRetryMs: context.serverRetryMs,
     },
-    { ...context.retry, backoff: { random: () => context.jitter, ...context.retry.backoff } },
+    { random: () => context.jitter, ...context.retry.backoff },
   );
-  if (plan.kind === "retry") {
-    return { decision: { type: "wait", at: plan.retryAt, verdict }, counters: context.counters };
-  }
-  if (!context.counters.budgetSpent) {
-    // Before concluding anything, the thread is checked for the result.
-    const counters = { ...context.counters, budgetSpent: true };
-    return deliveryStep(
-      entry,
-      { type: "retry-budget-exhausted", attempts: entry.attempts },
-      { ...context, counters },
+  const exhausted =
+    counts &&
+    isRetryBudgetExhausted(
+      {
+        attempts: counters.serverFailures,
+        firstAttemptAt: counters.firstSentAt ?? context.now,
+        now: context.now,
+        nextDelayMs: delayMs,
+      },
+      context.retry.budget,
     );
+  if (!exhausted) {
+    return { decision: { type: "wait", at: context.now + delayMs, verdict }, counters };
+  }
+  if (counters.budgetChecks === 0) {
+    // Before anything is concluded, the thread is checked for the result.
+    return { decision: { type: "hydrate" }, counters: { ...counters, budgetChecks: 1 } };
   }
   return {
     decision: {
-      type: "settle",
-      verdict: {
-        kind: "needs_user",
-        rule: "retry-budget-exhausted",
-        reason: BUDGET_EXHAUSTED_REASON,
-        error: { kind: plan.error.kind, message: plan.error.message },
-        hydrate: false,
+      type: "stall",
+      reason: STALLED_REASON,
+      error: {
+        kind: "retry_budget_exhausted",
+        message: `Gave up for now after ${counters.serverFailures} failed answer(s) from the server.`,
       },
     },
-    counters: context.counters,
+    counters,
   };
 }

@@ -29,7 +29,11 @@ export interface DeliveryTransportOptions {
   readonly active: () => boolean;
   /** A stream's `retry:` field, a floor for the next backoff. */
   readonly onServerRetry: (ms: number) => void;
+  /** The server answered unlike the kind in force: its kind is read again. */
+  readonly onContradiction?: (reason: string) => void;
 }
+
+const NO_ACK_REASON = "a resume finished without the recovery contract's claim acknowledgement";
 
 /**
  * The requests one delivery makes, each reduced to a `DeliverySignal`: the POST
@@ -38,6 +42,11 @@ export interface DeliveryTransportOptions {
  */
 export class DeliveryTransport {
   readonly #options: DeliveryTransportOptions;
+  /**
+   * Keys whose resume stream started with no `x-resume` metadata at all on a
+   * contract server: if it then finishes, the contract was not followed.
+   */
+  readonly #contradicted = new Set<string>();
   /** Per key, the furthest stream position processed whose write has not started yet. */
   readonly #unsavedProgress = new Map<string, { seq: number; at: number }>();
 
@@ -55,12 +64,16 @@ export class DeliveryTransport {
    * one. `recovering`: the entry was in flight when the last page died, so the
    * write before the POST also records its recovery.
    */
-  async send(key: string, recovering = false): Promise<DeliverySignal | undefined> {
+  async send(key: string, recovering = false, body?: string): Promise<DeliverySignal | undefined> {
     const { book, deps, http } = this.#options;
     const at = deps.now();
+    const attempt =
+      body === undefined
+        ? { type: "attempt-started" as const, at }
+        : { type: "attempt-started" as const, at, body };
     const started = recovering
-      ? await book.commit(key, { type: "recovered-on-start", at }, { type: "attempt-started", at })
-      : await book.commit(key, { type: "attempt-started", at });
+      ? await book.commit(key, { type: "recovered-on-start", at }, attempt)
+      : await book.commit(key, attempt);
     if (!started || started.state !== EntryState.sending) return undefined;
     return withChildSignal(this.#options.abortSignal(), async (signal) => {
       let response: Response;
@@ -71,7 +84,17 @@ export class DeliveryTransport {
         return { type: "network-error", message: isOutboxError(error) ? error.message : "fetch failed" };
       }
       if (!response.ok) return this.#httpSignal(response);
-      return this.#pump(key, response, signal);
+      const pumped = await this.#pump(key, response, signal);
+      // A contract server finishes a resume only after acknowledging its claim
+      // (or replaying it). "Finished" without either is a server that is not
+      // what we took it for, and no evidence the answer meant what we sent:
+      // its kind is read again, and the thread decides.
+      const unacked = this.#contradicted.delete(key);
+      if (unacked && pumped.type === "run-finished" && !pumped.replayed) {
+        this.#options.onContradiction?.(NO_ACK_REASON);
+        return this.hydrate(key);
+      }
+      return pumped;
     });
   }
 
@@ -122,6 +145,23 @@ export class DeliveryTransport {
     } catch {
       return { type: "network-error" };
     }
+    return this.hydratedSignal(entry);
+  }
+
+  /**
+   * A finished run on a server without the contract proves nothing by itself: the
+   * thread it streamed must show the tool's own result (outcome/tool-evidence.ts).
+   */
+  withToolEvidence(entry: OutboxEntry, signal: DeliverySignal): DeliverySignal {
+    const serverKind = this.#options.serverKind();
+    if (signal.type !== "run-finished" || serverKind !== "degraded") return signal;
+    const thread = this.#options.threads.get(entry.threadId);
+    const toolEvidence = toolEvidenceIn(thread.messages, entry.toolCallId ?? entry.interruptId, serverKind);
+    return { ...signal, toolEvidence };
+  }
+
+  /** What the thread, as last hydrated, shows about `entry`'s interrupt. */
+  hydratedSignal(entry: OutboxEntry): DeliverySignal {
     const thread = this.#options.threads.get(entry.threadId);
     return {
       type: "hydrated",
@@ -174,6 +214,9 @@ export class DeliveryTransport {
     this.#options.threads.apply(entry.threadId, event);
     const at = deps.now();
     if (event.type === EventType.RUN_STARTED) {
+      if (this.#options.serverKind() === "contract" && event.metadata?.[MetadataKey.resume] === undefined) {
+        this.#contradicted.add(key);
+      }
       const verdict = classifyOutcome(
         { type: "run-started", acked: isOurClaimAck(event.metadata?.[MetadataKey.resume], entry) },
         outcomeContext(entry, this.#options.serverKind()),

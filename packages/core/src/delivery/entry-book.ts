@@ -12,6 +12,8 @@ export interface EntryBookOptions {
    * it is gone). No key: every entry may have changed (a read of storage).
    */
   readonly publish: (entries: readonly OutboxEntry[], key?: string, entry?: OutboxEntry) => void;
+  /** After a change of this tab's was written durably. */
+  readonly onCommitted?: (entry: OutboxEntry) => void;
 }
 
 /**
@@ -44,6 +46,13 @@ export class EntryBook {
 
   values(): IterableIterator<OutboxEntry> {
     return this.#entries.values();
+  }
+
+  /** The answers sent in `key`'s request besides its own (its batch's other entries). */
+  followersOf(key: string): OutboxEntry[] {
+    const followers: OutboxEntry[] = [];
+    for (const entry of this.#entries.values()) if (entry.batch?.sendsWith === key) followers.push(entry);
+    return followers;
   }
 
   /** The namespace's entries, oldest first. A snapshot: later changes make a new array. */
@@ -126,6 +135,7 @@ export class EntryBook {
     const result = await this.#options.store.commit(next);
     if (result.committed) {
       this.set(result.entry);
+      this.#options.onCommitted?.(result.entry);
       return result.entry;
     }
     if (result.current === undefined) {

@@ -10,6 +10,8 @@ export const ErrorKind = {
    * the answer could not be checked; nothing was enqueued. Try again when online.
    */
   validatorUnavailable: "validator_unavailable",
+  /** `client.background` was used without the `backgroundRuns` option. */
+  backgroundRunsDisabled: "background_runs_disabled",
   /** The interrupt is not known to this client (not pending in the thread). */
   unknownInterrupt: "unknown_interrupt",
   /** IndexedDB could not be opened; the client fell back to memory. */

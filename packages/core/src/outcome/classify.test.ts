@@ -55,6 +55,20 @@ const CASES: readonly RowCase[] = [
     expected: { kind: "applied", replayed: false },
   },
   {
+    row: "degraded-finished-rejected",
+    server: "degraded",
+    signal: { type: "run-finished", replayed: false, toolEvidence: "rejected" },
+    context: { acked: true },
+    expected: { kind: "elsewhere", recordedDecisions: [], error: null },
+  },
+  {
+    row: "degraded-finished-without-result",
+    server: "degraded",
+    signal: { type: "run-finished", replayed: false, toolEvidence: "may_have_run" },
+    context: { acked: true },
+    expected: { kind: "lost", error: null },
+  },
+  {
     row: "run-started-contract",
     server: "contract",
     signal: { type: "run-started", acked: true },
@@ -641,6 +655,11 @@ function allSignals(): DeliverySignal[] {
   const signals: DeliverySignal[] = [
     { type: "run-finished", replayed: false },
     { type: "run-finished", replayed: true, originalRunId: "run-0" },
+    ...Object.values(ToolEvidence).map((toolEvidence) => ({
+      type: "run-finished" as const,
+      replayed: false,
+      toolEvidence,
+    })),
     { type: "run-started", acked: true },
     { type: "run-started", acked: false },
     { type: "network-error" },
@@ -797,6 +816,21 @@ test.each([
     context("degraded", { acked: true }),
   );
   expect(verdict).toMatchObject({ kind, rule });
+});
+
+test("degraded: a finished run claims applied only with the tool's own result; a reject needs none", () => {
+  const finishedWith = (toolEvidence: ToolEvidence): DeliverySignal => ({
+    type: "run-finished",
+    replayed: false,
+    toolEvidence,
+  });
+  expect(classifyOutcome(finishedWith("ran"), context("degraded", { acked: true })).kind).toBe("applied");
+  expect(classifyOutcome(finishedWith("none"), context("degraded", { acked: true })).kind).toBe("lost");
+  expect(classifyOutcome(finishedWith("not_run"), context("degraded", { acked: true })).reason).toMatch(
+    /did not run/,
+  );
+  const rejected = classifyOutcome(finishedWith("rejected"), context("degraded", { decision: "reject" }));
+  expect(rejected).toMatchObject({ kind: "applied", rule: "run-finished" });
 });
 
 test("degraded: NOT_FOUND after RUN_STARTED in the same attempt is not a stale card", () => {

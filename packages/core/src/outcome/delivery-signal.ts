@@ -12,6 +12,12 @@ export type DeliverySignal =
       readonly type: "run-finished";
       readonly replayed: boolean;
       readonly originalRunId?: string;
+      /**
+       * Servers without the contract: what the streamed thread shows about the
+       * tool call when the run finished (absent on contract servers, whose
+       * RUN_FINISHED after the claim is the evidence).
+       */
+      readonly toolEvidence?: ToolEvidence;
     }
   /**
    * `RUN_STARTED` after our resume. `acked`: `x-resume.ack === "claimed"` named our

@@ -25,7 +25,7 @@ export interface ToolResultMarker {
   readonly evidence: Exclude<ToolEvidence, "ran" | "none">;
   /** Matched against the whole tool message content. */
   readonly pattern: RegExp;
-  /** The release(s) and where they write it, so the rule can be checked again. */
+  /** The releases it was read from (the comment beside it says where they write it). */
   readonly source: string;
 }
 
@@ -36,39 +36,36 @@ export interface ToolResultMarker {
  * tool of ours returns these texts.
  */
 export const TOOL_RESULT_MARKERS: Readonly<Record<string, readonly ToolResultMarker[]>> = {
+  // agent-framework-core 1.13.0 (ag-ui 1.0.1) and 1.23.0 (ag-ui 1.7.0), _tools.py.
   "agent-framework": [
+    // A rejected approval becomes a function result with this text.
     {
       evidence: "rejected",
       pattern: /^Error: Tool call invocation was rejected by user\.$/,
-      source:
-        'agent-framework-core 1.13.0 (with ag-ui 1.0.1) and 1.23.0 (with ag-ui 1.7.0), _tools.py: a rejected approval becomes a function result "Error: Tool call invocation was rejected by user."',
+      source: "core 1.13.0, 1.23.0",
     },
+    // Written before the function is called.
     {
       evidence: "not_run",
       pattern: /^Error: (Requested function ".*" not found\.|Argument parsing failed\.)$/,
-      source:
-        'agent-framework-core 1.13.0 and 1.23.0, _tools.py: "Error: Requested function \\"…\\" not found." and "Error: Argument parsing failed." are written before the function is called',
+      source: "core 1.13.0, 1.23.0",
     },
     {
       evidence: "not_run",
       pattern: /^Error: Function invocation limit reached before the deferred tool could run\.$/,
-      source:
-        "agent-framework-core 1.23.0, _tools.py: the invocation limit stops a deferred tool before it runs",
+      source: "core 1.23.0",
     },
+    // The body raised, or was cut off. 1.0.1 also writes "Function failed." for a tool
+    // without an implementation, so this text cannot say whether anything ran.
     {
       evidence: "may_have_run",
       pattern: /^Error: (Function failed\.|Tool execution was aborted\b.*)$/s,
-      source:
-        'agent-framework-core 1.13.0 and 1.23.0, _tools.py: "Error: Function failed." when the body raised; 1.23.0: "Error: Tool execution was aborted …" when it was cut off',
+      source: "core 1.13.0, 1.23.0",
     },
   ],
+  // pydantic-ai-slim 2.68.0, _deferred.py: ToolDenied's default message.
   "pydantic-ai": [
-    {
-      evidence: "rejected",
-      pattern: /^The tool call was denied\.$/,
-      source:
-        'pydantic-ai-slim 2.68.0, ToolDenied: a denied deferred tool call is returned to the model as "The tool call was denied."',
-    },
+    { evidence: "rejected", pattern: /^The tool call was denied\.$/, source: "pydantic-ai-slim 2.68.0" },
   ],
 };
 

@@ -149,6 +149,30 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     }),
   }),
   row({
+    id: "degraded-finished-rejected",
+    servers: DEGRADED,
+    verdict: "elsewhere",
+    on: ["run-finished"],
+    when: (s, c) => c.decision === "approve" && !s.replayed && s.toolEvidence === "rejected",
+    decide: () => ({
+      kind: "elsewhere",
+      recordedDecisions: [],
+      reason: "The question was answered differently elsewhere: it was rejected, and the action did not run.",
+      error: null,
+    }),
+  }),
+  row({
+    id: "degraded-finished-without-result",
+    servers: DEGRADED,
+    verdict: "lost",
+    on: ["run-finished"],
+    when: (s, c) =>
+      c.decision === "approve" &&
+      !s.replayed &&
+      (s.toolEvidence === "none" || s.toolEvidence === "not_run" || s.toolEvidence === "may_have_run"),
+    decide: (s) => ({ kind: "lost", reason: s.toolEvidence === "not_run" ? NOT_RUN : LOST, error: null }),
+  }),
+  row({
     id: "run-finished",
     servers: BOTH,
     verdict: "applied",

@@ -19,6 +19,18 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     signal: "HTTP 401/403",
     description: "Credentials were refused: wait until the app re-authenticates, then send the same request.",
   },
+  "degraded-finished-rejected": {
+    signal:
+      "RUN_FINISHED after our approval, the streamed thread showing the server's rejection marker (no contract)",
+    description: "A rejection resolved the call first; the run finished without running the tool.",
+  },
+  "degraded-finished-without-result": {
+    signal:
+      "RUN_FINISHED after our approval, the streamed thread showing no tool result, or only an error marker (no contract)",
+    description:
+      'A finished run is not evidence that the tool ran: Agent Framework 1.0.1 finishes with "Error: Function failed." when the tool is unavailable, and nothing ran.',
+    decision: "Lost, the answer kept: the marker cannot say whether the body started, so never applied.",
+  },
   "run-finished": {
     signal: "RUN_FINISHED after our resume, or with x-resume.replayed",
     description: "The run that carried the answer finished, or the server replayed the recorded outcome.",

@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
 import type { BackgroundRunRecord } from "../../src/background/index";
+import { backgroundRuns } from "../../src/background-runs";
 import type { OutboxClient } from "../../src/client/create-outbox-client";
 import { MemoryStore } from "../../src/outbox/memory-store";
 import { chaos, ledger, makeClient, startHarness } from "./harness";
@@ -26,7 +27,7 @@ function finalRun(client: OutboxClient, runId: string): Promise<BackgroundRunRec
 test("a background run started from the client completes, and a reload mid-run resumes it without re-running the tool", async () => {
   const harness = await startHarness();
   const storage = new MemoryStore();
-  const first = makeClient(harness, { storage });
+  const first = makeClient(harness, { storage, backgroundRuns: backgroundRuns() });
   await first.start();
   await chaos(harness, [{ point: "background-submit", action: "status", status: 503, retryAfterMs: 1000 }]);
 
@@ -44,7 +45,7 @@ test("a background run started from the client completes, and a reload mid-run r
   expect(await ledger(harness)).toHaveLength(1);
   first.dispose();
 
-  const next = makeClient(harness, { storage });
+  const next = makeClient(harness, { storage, backgroundRuns: backgroundRuns() });
   await next.start();
   const final = await finalRun(next, run.runId);
 

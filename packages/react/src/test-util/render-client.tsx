@@ -33,5 +33,7 @@ export function renderWithClient(client: OutboxClient, ui: ReactNode, agent?: Fa
     <OutboxProvider client={client} url="/agent" {...(agent ? { fetch: agent.fetch } : {})}>
       {ui}
     </OutboxProvider>,
+    // StrictMode mounts, unmounts and mounts again: what an app in development does.
+    { reactStrictMode: true },
   );
 }
