@@ -135,11 +135,15 @@ export class DurableHttpAgent extends AbstractAgent {
     await this.client.start();
     const refused: VerdictDetail[] = [];
     const keys: string[] = [];
-    for (const entry of resume) {
-      const read = readResumeEntry(threadId, entry);
-      if (!read.ok) {
-        return { type: "error", message: read.reason, code: DurableRunErrorCode.unreadableAnswer };
-      }
+    // Every entry read before any is stored: one unreadable entry stores none of them.
+    const reads = resume.map((entry) => readResumeEntry(threadId, entry));
+    const unreadable = reads.find((read) => !read.ok);
+    if (unreadable && !unreadable.ok) {
+      return { type: "error", message: unreadable.reason, code: DurableRunErrorCode.unreadableAnswer };
+    }
+    for (const read of reads) {
+      if (!read.ok) continue;
+      const entry = read.answer;
       try {
         keys.push((await this.client.answer(read.answer)).key);
       } catch (error) {

@@ -206,11 +206,16 @@ describe("DurableHttpAgent against the mock server", () => {
     await verifySequence(harness.runsOf(agent).flat());
   });
 
-  test("a payload that is no decision at all ends in a typed RUN_ERROR, and nothing is stored", async () => {
+  test("a payload that is no decision at all ends in a typed RUN_ERROR, and nothing of the resume is stored", async () => {
     const harness = await startAgentHarness();
     const agent = harness.page();
     await say(agent, "please deploy to prod");
-    await agent.runAgent(resumeWith(agent, "yes please"));
+    const [valid] = resumeWith(agent, { approved: true }).resume ?? [];
+    if (!valid) throw new Error("no resume entry");
+    // One readable entry and one that is not: neither is stored.
+    await agent.runAgent({
+      resume: [valid, { interruptId: "another-question", status: "resolved", payload: "yes please" }],
+    });
     expect(lastEvent(harness.runsOf(agent)[1])).toMatchObject({
       type: "RUN_ERROR",
       code: DurableRunErrorCode.unreadableAnswer,
