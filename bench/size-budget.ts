@@ -16,5 +16,16 @@
  * Since then the performance work (events decoded a chunk at a time, the hand check
  * of delta events, the incrementally sorted outbox, a child abort signal per request)
  * added about 1 kB: 51,048 bytes measured, so the budget moves once, to 52,000.
+ *
+ * Storage that cannot lose or resurrect an answer (compare-and-set commits, the
+ * IndexedDB store reopening after another tab's upgrade, the v2 upgrade that moves
+ * background runs into their own object store) adds to that: the budget moves to 53,000.
+ *
+ * The client's orchestration split into explicit machines (lifecycle, server kind,
+ * leadership, tab sync, a pure delivery step, an error sink) added about 1.5 kB
+ * (51,129 → 52,600 bytes on its own); with the storage work 54,491. Batched
+ * resumes, the `held` and `stalled` states, counters on the entry, the server kind
+ * that stays unknown until known and the storage brakes bring it to 56,294: the
+ * budget moves to 57,000.
  */
-export const SIZE_BUDGET_GZIP_BYTES = 52_000;
+export const SIZE_BUDGET_GZIP_BYTES = 57_000;

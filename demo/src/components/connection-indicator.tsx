@@ -14,6 +14,8 @@ function describeLink(link: LinkState): string {
       return "Offline: answers are kept and sent when you are back";
     case "unreachable":
       return `Agent unreachable: ${link.reason}`;
+    case "detecting":
+      return `Checking which server this is: ${link.reason}`;
     case "paused":
       return "Signed out: sign in again to send";
     case "stopped":

@@ -25,8 +25,11 @@ export {
 export { defaultDeps, type FetchLike, type OutboxDeps, type Signal, type Timers } from "./client/deps";
 export type { ConnectionState, LinkState, OutboxState } from "./client/outbox-state";
 export { ErrorKind, isOutboxError, OutboxError, type OutboxErrorOptions } from "./errors/outbox-error";
+export { type BatchProgress, batchProgress } from "./outbox/batch-progress";
 export {
   type Decision,
+  type DeliveryCounters,
+  type EntryBatch,
   type EntryCursor,
   type EntryError,
   EntryState,

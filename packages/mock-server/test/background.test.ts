@@ -205,3 +205,51 @@ test("a background request without a deploy completes with a plain reply and no 
   expect(done.status).toBe("completed");
   expect(await ledger(server)).toHaveLength(0);
 });
+
+function startBody(threadId: string, text = "please deploy to prod"): string {
+  return JSON.stringify({
+    threadId,
+    runId: `${threadId}-bg`,
+    messages: [{ id: `${threadId}-m1`, role: "user", content: text }],
+    forwardedProps: { background: true },
+  });
+}
+
+test("a start repeated with its Idempotency-Key answers with the same run and token, and starts no second run", async () => {
+  const server = await start();
+  const headers = { "idempotency-key": "bg-key-1" };
+  const first = await post(server, startBody("t-bg-idem"), headers);
+  expect(first.status).toBe(202);
+  const started = BackgroundResponseSchema.parse(await first.json());
+
+  const again = await post(server, startBody("t-bg-idem"), headers);
+  expect(again.status).toBe(202);
+  const repeated = BackgroundResponseSchema.parse(await again.json());
+  expect(repeated.runId).toBe(started.runId);
+  expect(repeated.continuationToken).toBe(started.continuationToken);
+  expect(types(repeated)).toEqual(["RUN_STARTED"]);
+
+  // The run advances once whichever answer the client kept.
+  const done = await pollOk(
+    server,
+    (await pollOk(server, repeated.continuationToken ?? "")).continuationToken ?? "",
+  );
+  expect(done.status).toBe("completed");
+  expect(await ledger(server)).toHaveLength(1);
+
+  // After the run advanced, a late repeat still names the same run and its current state.
+  const late = BackgroundResponseSchema.parse(
+    await (await post(server, startBody("t-bg-idem"), headers)).json(),
+  );
+  expect(late).toMatchObject({ runId: started.runId, status: "completed", continuationToken: null });
+  expect(await ledger(server)).toHaveLength(1);
+});
+
+test("a start key reused with another body is refused (422) and starts nothing", async () => {
+  const server = await start();
+  const headers = { "idempotency-key": "bg-key-2" };
+  expect((await post(server, startBody("t-bg-reuse"), headers)).status).toBe(202);
+  const reused = await post(server, startBody("t-bg-reuse", "please deploy to staging"), headers);
+  expect(reused.status).toBe(422);
+  expect(await reused.json()).toMatchObject({ error: { code: "IDEMPOTENCY_KEY_REUSED" } });
+});

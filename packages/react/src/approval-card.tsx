@@ -1,10 +1,14 @@
+import { batchProgress, type OutboxEntry } from "@agui-outbox/core";
 import { type ReactNode, useMemo } from "react";
+import { useStore } from "zustand";
 import { describeVerdict, type VerdictDescription } from "./describe-verdict";
 import { type UseApprovalResult, useApproval } from "./use-approval";
 import { type ApprovalFormModel, useApprovalForm } from "./use-approval-form";
+import { useOutboxClient } from "./use-outbox-client";
 import { type CountdownClock, useRetryCountdown } from "./use-retry-countdown";
 
 const NO_ARGS: Readonly<Record<string, unknown>> = {};
+const NO_ENTRIES: readonly OutboxEntry[] = [];
 
 /** Everything a card needs to render, whatever it looks like. */
 export interface ApprovalCardModel {
@@ -61,7 +65,12 @@ export function useApprovalCard(
     approval.state === "retry_wait" ? approval.nextAttemptAt : null,
     clock,
   );
-  const verdict = approval.entry ? describeVerdict(approval.entry, secondsLeft) : null;
+  // Only an answer held for the run's other questions reads the other entries.
+  const entries = useStore(useOutboxClient().outbox, (state) =>
+    approval.entry?.batch ? state.entries : NO_ENTRIES,
+  );
+  const batch = approval.entry ? batchProgress(entries, approval.entry) : undefined;
+  const verdict = approval.entry ? describeVerdict(approval.entry, secondsLeft, batch) : null;
   return {
     threadId,
     interruptId,

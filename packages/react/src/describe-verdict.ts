@@ -1,4 +1,4 @@
-import { EntryState, type OutboxEntry } from "@agui-outbox/core";
+import { type BatchProgress, EntryState, type OutboxEntry } from "@agui-outbox/core";
 
 /** How a status line should look: calm, in progress, good, or needing attention. */
 export const VerdictTone = {
@@ -33,10 +33,26 @@ function recordedElsewhere(entry: OutboxEntry): string | null {
 
 /**
  * Every entry state in one human sentence. `secondsLeft` comes from
- * `useRetryCountdown(entry.nextAttemptAt)`.
+ * `useRetryCountdown(entry.nextAttemptAt)`; `batch` from `batchProgress(entries, entry)`.
  */
-export function describeVerdict(entry: OutboxEntry, secondsLeft: number | null = null): VerdictDescription {
+export function describeVerdict(
+  entry: OutboxEntry,
+  secondsLeft: number | null = null,
+  batch?: BatchProgress,
+): VerdictDescription {
   switch (entry.state) {
+    case EntryState.held:
+      return {
+        tone: VerdictTone.pending,
+        sentence: batch
+          ? `${batch.answered} of ${batch.total} answered — sent when all are answered.`
+          : "Saved; sent when every question of this run is answered.",
+      };
+    case EntryState.stalled:
+      return {
+        tone: VerdictTone.warning,
+        sentence: `${entry.verdictDetail ?? "Delivery is waiting."} Your answer is kept and will be sent again with the same key.`,
+      };
     case EntryState.queued:
       return { tone: VerdictTone.pending, sentence: "Saved on this device; sending shortly." };
     case EntryState.sending:

@@ -9,6 +9,14 @@ export interface ResumeBodyInput {
   readonly resolution: ResumeResolution;
 }
 
+export interface BatchResumeBodyInput {
+  readonly threadId: string;
+  readonly runId: string;
+  readonly idempotencyKey: string;
+  /** Every open interrupt of the run with its answer, in the order they are sent. */
+  readonly answers: readonly { readonly interruptId: string; readonly resolution: ResumeResolution }[];
+}
+
 /**
  * The exact bytes of a resume request. Built once, stored on the entry, and
  * sent unchanged by every retry: the server compares bodies byte for byte
@@ -16,6 +24,16 @@ export interface ResumeBodyInput {
  * thread (and servers without the contract require it on a resume).
  */
 export function buildResumeBody(input: ResumeBodyInput): string {
+  return buildBatchResumeBody({
+    threadId: input.threadId,
+    runId: input.runId,
+    idempotencyKey: input.idempotencyKey,
+    answers: [{ interruptId: input.interruptId, resolution: input.resolution }],
+  });
+}
+
+/** One resume answering every open interrupt of a run (AG-UI requires them together), under one key. */
+export function buildBatchResumeBody(input: BatchResumeBodyInput): string {
   const body: RunAgentInput = {
     threadId: input.threadId,
     runId: input.runId,
@@ -23,14 +41,12 @@ export function buildResumeBody(input: ResumeBodyInput): string {
     messages: [],
     tools: [],
     context: [],
-    resume: [
-      {
-        interruptId: input.interruptId,
-        status: input.resolution.status,
-        ...(input.resolution.status === "resolved" ? { payload: input.resolution.payload } : {}),
-        metadata: { [MetadataKey.idempotencyKey]: input.idempotencyKey },
-      },
-    ],
+    resume: input.answers.map(({ interruptId, resolution }) => ({
+      interruptId,
+      status: resolution.status,
+      ...(resolution.status === "resolved" ? { payload: resolution.payload } : {}),
+      metadata: { [MetadataKey.idempotencyKey]: input.idempotencyKey },
+    })),
   };
   return JSON.stringify(body);
 }

@@ -43,9 +43,13 @@ export class BackgroundHttp {
     this.#options = options;
   }
 
-  /** Starts a background run with the exact `RunAgentInput` bytes. */
-  start(body: string, signal?: AbortSignal): Promise<BackgroundAnswer> {
-    return this.#post(AgentRoute.run, body, signal);
+  /**
+   * Starts a background run with the exact `RunAgentInput` bytes. A retry
+   * sends the same bytes with the same key: the server answers with the run
+   * the first start began rather than starting another.
+   */
+  start(body: string, idempotencyKey: string, signal?: AbortSignal): Promise<BackgroundAnswer> {
+    return this.#post(AgentRoute.run, body, signal, idempotencyKey);
   }
 
   /** Polls with the held token. A failure leaves that token current on the server. */
@@ -54,11 +58,17 @@ export class BackgroundHttp {
     return this.#post(AgentRoute.backgroundPoll, JSON.stringify(request), signal);
   }
 
-  async #post(path: string, body: string, signal: AbortSignal | undefined): Promise<BackgroundAnswer> {
+  async #post(
+    path: string,
+    body: string,
+    signal: AbortSignal | undefined,
+    idempotencyKey?: string,
+  ): Promise<BackgroundAnswer> {
     const headers = {
       ...(await this.#options.headers?.()),
       [Header.contentType]: JSON_CONTENT_TYPE,
       accept: JSON_CONTENT_TYPE,
+      ...(idempotencyKey === undefined ? {} : { [Header.idempotencyKey]: idempotencyKey }),
     };
     let response: Response;
     try {

@@ -81,6 +81,7 @@ export function reduceBackgroundRun(
     case "polled":
       return {
         ...record,
+        ...(record.startBody == null ? {} : { startBody: null }),
         status: action.status,
         continuationToken: action.continuationToken,
         lastSeq: Math.max(record.lastSeq, action.lastSeq),
@@ -96,7 +97,8 @@ export function reduceBackgroundRun(
     case "retry-scheduled":
       return {
         ...record,
-        verdict: BackgroundVerdict.retryWait,
+        // A start that failed is still a start: it is sent again, never polled.
+        verdict: record.verdict === BackgroundVerdict.starting ? record.verdict : BackgroundVerdict.retryWait,
         verdictReason: action.reason,
         rule: action.rule,
         attempts: record.attempts + 1,
@@ -130,10 +132,10 @@ export function reduceBackgroundRun(
         updatedAt: action.at,
       };
     case "poll-now":
-      if (record.continuationToken === null) return record;
+      if (record.continuationToken === null && record.startBody == null) return record;
       return {
         ...record,
-        verdict: BackgroundVerdict.polling,
+        verdict: record.startBody == null ? BackgroundVerdict.polling : BackgroundVerdict.starting,
         verdictReason: null,
         attempts: 0,
         failingSince: null,
@@ -143,6 +145,7 @@ export function reduceBackgroundRun(
     case "settled":
       return {
         ...record,
+        ...(record.startBody == null ? {} : { startBody: null }),
         ...(action.status === undefined ? {} : { status: action.status }),
         ...(action.continuationToken === undefined ? {} : { continuationToken: action.continuationToken }),
         lastSeq: Math.max(record.lastSeq, action.lastSeq ?? 0),

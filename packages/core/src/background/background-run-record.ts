@@ -19,6 +19,7 @@ export const BackgroundRunRecordSchema = z.object({
   /** The server's status at the last successful poll. */
   status: z.enum(["queued", "in_progress", "completed", "failed"]),
   verdict: z.enum([
+    BackgroundVerdict.starting,
     BackgroundVerdict.polling,
     BackgroundVerdict.retryWait,
     BackgroundVerdict.paused,
@@ -45,6 +46,10 @@ export const BackgroundRunRecordSchema = z.object({
       status: z.optional(z.number()),
     }),
   ),
+  /** The start request's `Idempotency-Key`, reused by every retry of the start. */
+  idempotencyKey: z.optional(z.string().check(z.minLength(1))),
+  /** The exact start request body while `starting` (a retry sends these bytes); null once started. */
+  startBody: z.optional(z.nullable(z.string())),
   createdAt: z.number(),
   updatedAt: z.number(),
 });
@@ -76,5 +81,23 @@ export function createBackgroundRunRecord(input: NewBackgroundRun): BackgroundRu
     lastError: null,
     createdAt: input.now,
     updatedAt: input.now,
+  };
+}
+
+export interface StartingBackgroundRun {
+  readonly runId: string;
+  readonly threadId: string;
+  readonly idempotencyKey: string;
+  readonly startBody: string;
+  readonly now: number;
+}
+
+/** The record written ahead of the start request, so a reload can finish starting the run. */
+export function createStartingBackgroundRunRecord(input: StartingBackgroundRun): BackgroundRunRecord {
+  return {
+    ...createBackgroundRunRecord({ ...input, continuationToken: null, status: "queued", lastSeq: 0 }),
+    verdict: BackgroundVerdict.starting,
+    idempotencyKey: input.idempotencyKey,
+    startBody: input.startBody,
   };
 }

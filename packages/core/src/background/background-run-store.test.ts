@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { MemoryStore } from "../outbox/memory-store";
 import { createBackgroundRunRecord } from "./background-run-record";
-import { BACKGROUND_INDEX_META_ID, BackgroundRunStore, backgroundRunMetaId } from "./background-run-store";
+import { BackgroundRunStore } from "./background-run-store";
 
 const record = (runId: string, now: number) =>
   createBackgroundRunRecord({
@@ -13,27 +13,29 @@ const record = (runId: string, now: number) =>
     now,
   });
 
-test("insert writes the index and the record; loadAll returns them oldest first", async () => {
+test("runs inserted at once are all kept; loadAll returns them oldest first", async () => {
   const store = new MemoryStore();
   const runs = new BackgroundRunStore(store, "user-1");
-  await Promise.all([runs.insert(record("b", 2)), runs.insert(record("a", 1)), runs.insert(record("c", 3))]);
-  expect(new Set((await store.getMeta("user-1", BACKGROUND_INDEX_META_ID)) as string[])).toEqual(
-    new Set(["a", "b", "c"]),
-  );
+  // Two tabs sharing one store: each insert is a single write of its own row.
+  const otherTab = new BackgroundRunStore(store, "user-1");
+  await Promise.all([
+    runs.insert(record("b", 2)),
+    otherTab.insert(record("a", 1)),
+    runs.insert(record("c", 3)),
+  ]);
   expect((await runs.loadAll()).map((run) => run.runId)).toEqual(["a", "b", "c"]);
 });
 
-test("ids without a valid record are skipped; other namespaces are not read", async () => {
+test("rows that do not parse are skipped; other namespaces are not read", async () => {
   const store = new MemoryStore();
   const runs = new BackgroundRunStore(store, "user-1");
   await runs.insert(record("good", 1));
-  await store.putMeta("user-1", BACKGROUND_INDEX_META_ID, ["good", "missing", "broken"]);
-  await store.putMeta("user-1", backgroundRunMetaId("broken"), { runId: "broken", lastSeq: "x" });
+  await store.putBackgroundRun("user-1", "broken", { runId: "broken", lastSeq: "x" });
   await new BackgroundRunStore(store, "user-2").insert(record("theirs", 1));
   expect((await runs.loadAll()).map((run) => run.runId)).toEqual(["good"]);
 });
 
-test("put overwrites one record; remove drops the record and its id", async () => {
+test("put overwrites one record; remove drops it", async () => {
   const store = new MemoryStore();
   const runs = new BackgroundRunStore(store, "user-1");
   await runs.insert(record("a", 1));
@@ -41,7 +43,7 @@ test("put overwrites one record; remove drops the record and its id", async () =
   expect(await runs.loadAll()).toMatchObject([{ continuationToken: "bgt_next", lastSeq: 4 }]);
   await runs.remove("a");
   expect(await runs.loadAll()).toEqual([]);
-  expect(await store.getMeta("user-1", BACKGROUND_INDEX_META_ID)).toEqual([]);
+  expect(await store.listBackgroundRuns("user-1")).toEqual([]);
 });
 
 test("a store getter is read per operation, so the runner can exist before storage is open", async () => {

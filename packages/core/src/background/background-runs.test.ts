@@ -4,7 +4,6 @@ import { MemoryStore } from "../outbox/memory-store";
 import { parseRetryAfter } from "../retry/retry-after";
 import { ThreadRegistry } from "../thread/thread-registry";
 import { AgentHttp } from "../transport/agent-http";
-import { backgroundRunMetaId } from "./background-run-store";
 import { BackgroundRuns } from "./background-runs";
 import { VirtualTime } from "./virtual-time.test-util";
 
@@ -73,17 +72,17 @@ function settledRun(runner: BackgroundRuns) {
   });
 }
 
-test("a refused start rejects with the HTTP status and records nothing", async () => {
+test("a refused start rejects with the HTTP status and keeps nothing", async () => {
   const { runner, store, requests } = setup(() =>
-    json(500, { error: { code: "SERVICE_UNAVAILABLE", message: "down" } }),
+    json(400, { error: { code: "INVALID_REQUEST", message: "no" } }),
   );
   const error = await runner
     .start({ threadId: "t1", text: "please deploy" })
     .catch((caught: unknown) => caught);
-  expect(isOutboxError(error) && error.kind === "http" && error.status === 500).toBe(true);
+  expect(isOutboxError(error) && error.kind === "http" && error.status === 400).toBe(true);
   expect(requests).toEqual([""]);
   expect(runner.runs.getState().runs).toEqual([]);
-  expect(await store.getMeta("user-1", backgroundRunMetaId("run-1"))).toBeUndefined();
+  expect(await store.listBackgroundRuns("user-1")).toEqual([]);
 });
 
 test("a start answered with something other than a background response rejects", async () => {
@@ -186,7 +185,7 @@ test("dispose stops a waiting loop; the record keeps its token and schedule", as
   expect(time.pending).toBe(1);
   runner.dispose();
   expect(time.pending).toBe(0);
-  expect(await store.getMeta("user-1", backgroundRunMetaId("run-1"))).toMatchObject({
+  expect((await store.listBackgroundRuns("user-1"))[0]).toMatchObject({
     continuationToken: "bgt_0",
     verdict: "retry_wait",
   });

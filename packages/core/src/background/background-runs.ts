@@ -17,7 +17,7 @@ import { type ReadonlyStore, readonlyStore, type ThreadRegistry } from "../threa
 import { type AgentHttp, type HttpFailure, isHttpFailure } from "../transport/agent-http";
 import { BackgroundHttp } from "./background-http";
 import { type BackgroundRunAction, reduceBackgroundRun } from "./background-reducer";
-import { type BackgroundRunRecord, createBackgroundRunRecord } from "./background-run-record";
+import { type BackgroundRunRecord, createStartingBackgroundRunRecord } from "./background-run-record";
 import { BackgroundRunStore } from "./background-run-store";
 import { BackgroundVerdict, isFinalBackgroundVerdict } from "./background-verdict";
 import { backgroundReason, classifyBackgroundSignal } from "./classify-background";
@@ -27,8 +27,9 @@ import { userMessageEvents } from "./user-message-events";
 /*
  * One loop per run, only while this tab is active (the sending tab):
  *
- *   start ─POST 202─▶ events applied ─▶ record persisted (index, then record) ─┐
- *                                                                              ▼
+ *   start ─▶ record persisted `starting` (key, body) ─POST 202 (Idempotency-Key)─▶ events applied ─┐
+ *              └─ 5xx / 429 / network ─▶ starting, retried with the same key and bytes   │
+ *                                                                                          ▼
  *   ┌──────────── wait until nextPollAt (interval, backoff, Retry-After) ◀── polling / retry_wait
  *   ▼
  *   POST poll {held token}
@@ -152,10 +153,14 @@ export class BackgroundRuns {
   }
 
   /**
-   * Sends the person's message as a background run. Resolves with the record
-   * once it is durable, before the first poll; polling starts if (or once)
-   * this instance is active. Rejects with an `OutboxError` when the server did
-   * not accept the run (nothing is recorded then).
+   * Sends the person's message as a background run. The run is written ahead
+   * (`starting`, with its `Idempotency-Key` and exact body) before the start
+   * request goes out, so a reload in between finishes starting it instead of
+   * leaving a server run nobody polls. Resolves with the record once the
+   * server answered, or, when the start failed for a passing reason (network,
+   * 5xx, 429), with the `starting` record that is sent again with the same key
+   * once this instance is active. Rejects with an `OutboxError` when the server
+   * refused the run for good (nothing is kept then).
    */
   async start(input: StartBackgroundRunInput): Promise<BackgroundRunRecord> {
     this.#throwIfDisposed();
@@ -172,31 +177,68 @@ export class BackgroundRuns {
       context: [],
       forwardedProps: { background: true },
     };
-    const answer = await this.#wire.start(JSON.stringify(body), this.#lifetime.signal);
-    if (answer.kind === "failed") throw startError(answer.signal);
-    this.#throwIfDisposed();
-    const { response, events } = answer;
-    const lastSeq = await this.#applyEvents(response.runId, threadId, events, this.#lifetime.signal);
-    const now = deps.now();
-    const fresh = createBackgroundRunRecord({
-      runId: response.runId,
+    const starting = createStartingBackgroundRunRecord({
+      runId,
       threadId,
-      continuationToken: response.continuationToken,
-      status: response.status,
-      lastSeq,
-      now,
+      idempotencyKey: deps.randomUUID(),
+      startBody: JSON.stringify(body),
+      now: deps.now(),
     });
-    const action = this.#actionForResponse(response, lastSeq, now);
-    // The first poll goes right away: the server only queued the run.
-    const record = reduceBackgroundRun(
-      fresh,
-      action.type === "polled" ? { ...action, nextPollAt: now } : action,
-    );
-    await this.#runStore.insert(record);
-    this.#records.set(record.runId, record);
+    await this.#runStore.insert(starting);
+    this.#records.set(runId, starting);
     this.#publish();
-    this.#ensureLoop(record.runId);
-    return record;
+    this.#startsInFlight.add(runId);
+    try {
+      return await this.#sendStart(starting, this.#lifetime.signal, true);
+    } finally {
+      this.#startsInFlight.delete(runId);
+      this.#ensureLoop(runId);
+    }
+  }
+
+  /** Runs whose start request `start()` itself is sending: the loop leaves them alone meanwhile. */
+  readonly #startsInFlight = new Set<string>();
+
+  /**
+   * Sends the start (again) with the record's key and bytes, and records what
+   * the server said. `fromApp`: a refusal is the caller's to hear (the record
+   * is dropped and the error thrown); from the loop it is a verdict.
+   */
+  async #sendStart(
+    record: BackgroundRunRecord,
+    signal: AbortSignal,
+    fromApp: boolean,
+  ): Promise<BackgroundRunRecord> {
+    const { runId } = record;
+    const answer = await this.#wire.start(record.startBody ?? "", record.idempotencyKey ?? runId, signal);
+    this.#throwIfDisposed();
+    if (answer.kind === "ok") {
+      const lastSeq = await this.#applyEvents(runId, record.threadId, answer.events, signal);
+      const now = this.#options.deps.now();
+      const action = this.#actionForResponse(answer.response, lastSeq, now);
+      // The first poll goes right away: the server only queued the run.
+      await this.#commit(runId, action.type === "polled" ? { ...action, nextPollAt: now } : action);
+      return this.#records.get(runId) ?? record;
+    }
+    const verdict = classifyBackgroundSignal(answer.signal);
+    if (verdict.kind === "retry" && answer.signal.type !== "invalid-stream") {
+      // The server may have the run: the same key makes the next start find it.
+      await this.#scheduleRetry(record, verdict.retryAfterMs, verdict);
+      return this.#records.get(runId) ?? record;
+    }
+    if (fromApp) {
+      await this.#runStore.remove(runId);
+      this.#records.delete(runId);
+      this.#publish();
+      throw startError(answer.signal);
+    }
+    await this.#settle(runId, {
+      verdict: BackgroundVerdict.needsUser,
+      rule: verdict.rule,
+      reason: backgroundReason(verdict),
+      error: verdict.error ?? errorOf(answer.signal),
+    });
+    return this.#records.get(runId) ?? record;
   }
 
   /**
@@ -249,7 +291,7 @@ export class BackgroundRuns {
    */
   async retryNow(runId: string): Promise<void> {
     const record = this.#records.get(runId);
-    if (!record || record.continuationToken === null) return;
+    if (!record || (record.continuationToken === null && record.startBody == null)) return;
     if (record.verdict === BackgroundVerdict.completed || record.verdict === BackgroundVerdict.lost) return;
     await this.#commit(runId, { type: "poll-now", at: this.#options.deps.now() });
     this.#wakers.get(runId)?.();
@@ -294,7 +336,7 @@ export class BackgroundRuns {
   #ensureLoop(runId: string): void {
     if (!this.#active || this.#disposed) return;
     const record = this.#records.get(runId);
-    if (!record || !isPolled(record)) return;
+    if (!record || !isPolled(record) || this.#startsInFlight.has(runId)) return;
     const generation = this.#generation;
     const current = this.#loops.get(runId);
     if (current?.generation === generation) return;
@@ -323,7 +365,8 @@ export class BackgroundRuns {
         continue;
       }
       try {
-        await this.#pollOnce(record, signal);
+        if (record.verdict === BackgroundVerdict.starting) await this.#sendStart(record, signal, false);
+        else await this.#pollOnce(record, signal);
         storageFailures = 0;
       } catch {
         if (signal.aborted || !this.#live(generation)) return;
@@ -773,8 +816,13 @@ export class BackgroundRuns {
   }
 }
 
+/** Runs the loop drives: polled, waiting to be polled again, or still to be started. */
 function isPolled(record: BackgroundRunRecord): boolean {
-  return record.verdict === BackgroundVerdict.polling || record.verdict === BackgroundVerdict.retryWait;
+  return (
+    record.verdict === BackgroundVerdict.polling ||
+    record.verdict === BackgroundVerdict.retryWait ||
+    record.verdict === BackgroundVerdict.starting
+  );
 }
 
 function startError(signal: DeliverySignal): OutboxError {

@@ -4,6 +4,12 @@
  * after them on its own and the record is kept until the app discards it.
  */
 export const BackgroundVerdict = {
+  /**
+   * Written before the start request: the server may or may not have the run
+   * yet. The start is sent (again) with the same `Idempotency-Key` and bytes
+   * until the server answers with the run; a repeat never starts a second one.
+   */
+  starting: "starting",
   /** Polling with the held continuation token (the next poll is at `nextPollAt`). */
   polling: "polling",
   /** A poll failed transiently; the same token is polled again at `nextPollAt`. */

@@ -6,7 +6,7 @@ export {
   createBackgroundRunRecord,
   type NewBackgroundRun,
 } from "./background-run-record";
-export { BACKGROUND_INDEX_META_ID, BackgroundRunStore, backgroundRunMetaId } from "./background-run-store";
+export { BackgroundRunStore } from "./background-run-store";
 export {
   type BackgroundDeps,
   BackgroundRuns,

@@ -1,4 +1,4 @@
-import { defaultTimers } from "../stream/timers";
+import { defaultTimers, type Timers } from "../stream/timers";
 import { type ChannelFactory, defaultOpenChannel } from "../tabs/channel";
 import { defaultLocks, type LockManagerSource } from "../tabs/lock-manager";
 
@@ -10,11 +10,7 @@ import { defaultLocks, type LockManagerSource } from "../tabs/lock-manager";
  */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
-/** Timer functions. The handle is opaque: Node returns an object, browsers a number. */
-export interface Timers {
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+export type { Timers };
 
 /** A source of a boolean that changes over time (online, visible). */
 export interface Signal {

@@ -25,6 +25,8 @@ export type LinkState =
   | { readonly name: "offline" }
   /** Capabilities could not be read; the client keeps its last known server kind. */
   | { readonly name: "unreachable"; readonly reason: string; readonly retryAt: number }
+  /** The server answered unlike its known kind: capabilities are read again before anything new is sent. */
+  | { readonly name: "detecting"; readonly reason: string }
   /** The server refused our credentials; waiting for `resumeAfterAuth()`. */
   | { readonly name: "paused"; readonly reason: "unauthorized" }
   | { readonly name: "stopped" };

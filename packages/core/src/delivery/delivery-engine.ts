@@ -1,37 +1,37 @@
 import type { OutboxDeps } from "../client/deps";
 import { ErrorKind, isOutboxError, OutboxError } from "../errors/outbox-error";
 import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
-import { compareEntries, type OutboxStore } from "../outbox/outbox-store";
-import { type EntryAction, reduceEntry } from "../outbox/reducer";
-import { withEntry, withoutEntry } from "../outbox/sorted-entries";
+import type { OutboxStore } from "../outbox/outbox-store";
+import { countersOf, type EntryAction, reduceEntry } from "../outbox/reducer";
 import { classifyOutcome } from "../outcome/classify";
 import { outcomeContext } from "../outcome/context";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
-import { toolEvidenceIn } from "../outcome/tool-evidence";
 import type { Verdict } from "../outcome/verdict";
-import { type AgUiEvent, EventType, MetadataKey, ResumeClaimAckSchema, type StreamCursor } from "../protocol";
-import { type PlanRetryOptions, planRetry } from "../retry/plan-retry";
-import { createEventLog } from "../stream/event-log";
+import { backoffDelay } from "../retry/backoff";
+import type { PlanRetryOptions } from "../retry/plan-retry";
 import type { ThreadRegistry } from "../thread/thread-registry";
-import { type AgentHttp, isHttpFailure } from "../transport/agent-http";
-import { withChildSignal } from "../transport/child-signal";
-import { pumpRunStream, terminalSignal } from "./pump-run-stream";
+import type { AgentHttp } from "../transport/agent-http";
+import { buildBodyFor } from "./batch-body";
+import { type DeliveryStep, type DeliveryStepContext, deliveryStep } from "./delivery-step";
+import { DeliveryTransport } from "./delivery-transport";
+import { EntryBook } from "./entry-book";
 
 /*
  * One entry's delivery, from its current state to a verdict:
  *
  *   queued / retry_wait (due) ──send──▶ POST /agent (same key, runId, body)
  *        ▲                               │
- *        │ retry (backoff,               ├─ HTTP error ─────────────▶ classify
- *        │  Retry-After)                 └─ 200 event stream ──▶ pump ─▶ classify
+ *        │ wait(at): retry_wait,         ├─ HTTP error ─────────────▶ signal
+ *        │  timer (backoff, Retry-After) └─ 200 event stream ──▶ pump ─▶ signal
  *        │                                      RUN_STARTED + ack ─▶ claim-acked (cursor persisted)
- *   classify ◀──────────────────────────────────┘
- *     ├─ applied / elsewhere / lost / needs_user / paused ─▶ final (or paused) state, persisted
- *     ├─ retry ─▶ retry_wait with nextAttemptAt, timer
- *     ├─ reattach ─▶ GET /runs/{runId}/events, Last-Event-ID ─▶ pump ─▶ classify
- *     ├─ status_then_hydrate ─▶ GET /runs/{runId}: terminal ─▶ classify it; gone ─▶ hydrate
- *     └─ hydrate_then_decide ─▶ POST hydration ─▶ tool result seen? ─▶ classify
+ *   deliveryStep(entry, signal) ◀───────────────┘
+ *     ├─ settle ─▶ applied / elsewhere / lost / needs_user / paused, persisted
+ *     ├─ wait(at) ─▶ retry_wait with nextAttemptAt, timer
+ *     ├─ reattach ─▶ GET /runs/{runId}/events, Last-Event-ID ─▶ pump ─▶ signal
+ *     ├─ status ─▶ GET /runs/{runId}: terminal ─▶ its signal; gone ─▶ hydrate
+ *     └─ hydrate ─▶ POST hydration ─▶ tool result seen? ─▶ signal
  *
+ * The decisions are data (`deliveryStep` is pure); this class performs them.
  * Every transition is one reducer step and one durable write, never inside a
  * fetch: the store is written, then the network is used.
  */
@@ -43,6 +43,10 @@ export interface DeliveryEngineOptions {
   readonly threads: ThreadRegistry;
   readonly deps: OutboxDeps;
   readonly serverKind: () => ServerKind;
+  /** False while the server kind is unknown: nothing new is sent (a body is shaped for a known kind only). */
+  readonly kindKnown: () => boolean;
+  /** The server answered unlike the kind in force (see DeliveryTransport). */
+  readonly onKindContradicted?: (reason: string) => void;
   /** Hydrates a thread from the server (shared with the thread handles). */
   readonly hydrate: (threadId: string) => Promise<void>;
   /**
@@ -52,6 +56,8 @@ export interface DeliveryEngineOptions {
    */
   readonly publish: (entries: readonly OutboxEntry[], key?: string, entry?: OutboxEntry) => void;
   readonly onPaused: (entry: OutboxEntry) => void;
+  /** Where failures the delivery survives are reported (the client's error sink). */
+  readonly onError?: (error: unknown) => void;
   readonly stallTimeoutMs: number;
   readonly maxEventBytes: number;
   readonly retry: PlanRetryOptions;
@@ -59,18 +65,12 @@ export interface DeliveryEngineOptions {
   readonly maxReattachesWithoutProgress: number;
 }
 
-const RESEND_REASON = "The stream could not be re-attached; sending again with the same key.";
-const STORAGE_RETRY_REASON = "Saving delivery progress failed; trying again.";
+const SETTLING: ReadonlySet<string> = new Set(["applied", "elsewhere", "lost", "needs_user"]);
 
 export class DeliveryEngine {
   readonly #options: DeliveryEngineOptions;
-  readonly #entries = new Map<string, OutboxEntry>();
-  /**
-   * The same entries in storage order, replaced (never mutated) on each change:
-   * what `publish` hands out. Kept in step with `#entries` by binary search, so a
-   * change costs no sort and no pass over the other entries.
-   */
-  #sorted: readonly OutboxEntry[] = [];
+  readonly #book: EntryBook;
+  readonly #transport: DeliveryTransport;
   readonly #running = new Set<string>();
   /** Keys whose schedule was asked for while they were running: looked at again when the run ends. */
   readonly #rescheduleAfterRun = new Set<string>();
@@ -80,10 +80,10 @@ export class DeliveryEngine {
    * their `recovered-on-start` step is written together with the next step.
    */
   readonly #recovering = new Set<string>();
-  /** Per key, the last write queued: writes to one entry run one after another. */
-  readonly #writing = new Map<string, Promise<unknown>>();
-  /** Per key, the furthest stream position processed whose write has not started yet. */
-  readonly #unsavedProgress = new Map<string, { seq: number; at: number }>();
+  /** Per key, storage failures in a row: the backoff before the next try (storage cannot hold it while failing). */
+  readonly #storageFailures = new Map<string, number>();
+  /** Never-sent entries waiting for the server kind to be known. */
+  readonly #waitingForKind = new Set<string>();
   #abort = new AbortController();
   #active = false;
   /** The last `retry:` a stream sent: a floor for the next backoff. */
@@ -91,28 +91,38 @@ export class DeliveryEngine {
 
   constructor(options: DeliveryEngineOptions) {
     this.#options = options;
+    this.#book = new EntryBook({
+      namespace: options.namespace,
+      store: options.store,
+      publish: options.publish,
+      onCommitted: (entry) => this.#committed(entry),
+    });
+    this.#transport = new DeliveryTransport({
+      book: this.#book,
+      http: options.http,
+      threads: options.threads,
+      deps: options.deps,
+      serverKind: options.serverKind,
+      hydrate: options.hydrate,
+      stallTimeoutMs: options.stallTimeoutMs,
+      maxEventBytes: options.maxEventBytes,
+      abortSignal: () => this.#abort.signal,
+      active: () => this.#active,
+      onContradiction: (reason) => this.#options.onKindContradicted?.(reason),
+      onServerRetry: (ms) => {
+        this.#serverRetryMs = ms;
+      },
+    });
   }
 
   /** The namespace's entries, oldest first. A snapshot: later changes make a new array. */
   entries(): readonly OutboxEntry[] {
-    return this.#sorted;
+    return this.#book.sorted();
   }
 
-  /**
-   * (Re)reads the namespace's entries from storage; does not send. Storage is the
-   * source of truth, except for an entry another tab reported while the read was
-   * under way: the newer of the two wins.
-   */
-  async load(): Promise<void> {
-    const stored = await this.#options.store.listByNamespace(this.#options.namespace);
-    const known = new Map(this.#entries);
-    this.#entries.clear();
-    for (const entry of stored) {
-      const mirrored = known.get(entry.key);
-      this.#entries.set(entry.key, mirrored && mirrored.updatedAt > entry.updatedAt ? mirrored : entry);
-    }
-    this.#sorted = [...this.#entries.values()].sort(compareEntries);
-    this.#options.publish(this.#sorted);
+  /** (Re)reads the namespace's entries from storage; does not send. */
+  load(): Promise<void> {
+    return this.#book.load();
   }
 
   /**
@@ -122,9 +132,9 @@ export class DeliveryEngine {
    */
   adopt(entry: OutboxEntry, options: { readonly sendAfterThisTask?: boolean } = {}): void {
     if (entry.namespace !== this.#options.namespace) return;
-    const known = this.#entries.get(entry.key);
+    const known = this.#book.get(entry.key);
     if (known && known.updatedAt > entry.updatedAt) return;
-    this.#set(entry);
+    this.#book.set(entry);
     if (!this.#active) return;
     if (options.sendAfterThisTask) this.#wakeAfter(entry.key, 0);
     else this.schedule(entry.key);
@@ -132,11 +142,7 @@ export class DeliveryEngine {
 
   forget(key: string): void {
     this.#cancelTimer(key);
-    const known = this.#entries.get(key);
-    if (known === undefined) return;
-    this.#entries.delete(key);
-    this.#sorted = withoutEntry(this.#sorted, known);
-    this.#options.publish(this.#sorted, key);
+    this.#book.delete(key);
   }
 
   /**
@@ -160,33 +166,87 @@ export class DeliveryEngine {
   deactivate(): void {
     this.#active = false;
     this.#recovering.clear();
-    this.#unsavedProgress.clear();
+    this.#transport.reset();
     this.#abort.abort(new OutboxError(ErrorKind.disposed, "Delivery stopped."));
     for (const key of [...this.#timers.keys()]) this.#cancelTimer(key);
   }
 
   /**
    * The browser came back online or visible: entries that wait only because the
-   * network failed go now. Entries waiting on a server's `Retry-After` (or any
-   * other server answer) keep their time: a hint never overrides the server.
+   * network failed go now, and stalled ones resume with a fresh budget. Entries
+   * waiting on a server's `Retry-After` (or any other server answer) keep their
+   * time: a hint never overrides the server.
    */
   retryNetworkWaitsNow(): void {
-    for (const entry of this.#entries.values()) {
-      if (entry.state === EntryState.retryWait && entry.lastError?.kind === ErrorKind.network) {
-        void this.retryNow(entry.key);
+    for (const entry of this.#book.values()) {
+      const networkWait = entry.state === EntryState.retryWait && entry.lastError?.kind === ErrorKind.network;
+      if (networkWait || (entry.state === EntryState.stalled && !entry.batch?.sendsWith)) {
+        this.#track(this.retryNow(entry.key));
       }
     }
   }
 
+  /** Skips a backoff, or resumes a stalled entry; an answer sent in another's request retries that one. */
   async retryNow(key: string): Promise<void> {
-    await this.#commit(key, { type: "retry-now", at: this.#options.deps.now() });
-    this.schedule(key);
+    const sender = this.#book.get(key)?.batch?.sendsWith ?? key;
+    await this.#book.commit(sender, { type: "retry-now", at: this.#options.deps.now() });
+    this.schedule(sender);
+  }
+
+  /** The server kind became known (or known again): never-sent entries that waited for it go. */
+  kindChanged(): void {
+    for (const key of [...this.#waitingForKind]) {
+      this.#waitingForKind.delete(key);
+      this.schedule(key);
+    }
+  }
+
+  /**
+   * Every question of `entry`'s run answered? Then the held answers are queued
+   * together: `entry` (the last answered) sends for all, under its key, one body
+   * with every answer, built now when the server kind is known. Returns `entry`
+   * as it is now.
+   */
+  async sealBatch(entry: OutboxEntry): Promise<OutboxEntry> {
+    const batch = entry.batch;
+    if (!batch || entry.state !== EntryState.held) return entry;
+    const ids = batch.interruptIds.join();
+    const members: OutboxEntry[] = [];
+    for (const interruptId of batch.interruptIds) {
+      const member = [...this.#book.values()].find(
+        (candidate) =>
+          candidate.threadId === entry.threadId &&
+          candidate.interruptId === interruptId &&
+          candidate.state === EntryState.held &&
+          candidate.batch?.interruptIds.join() === ids,
+      );
+      if (!member) return entry;
+      members.push(member);
+    }
+    const built = this.#options.kindKnown()
+      ? buildBodyFor(entry, members, this.#options.serverKind())
+      : undefined;
+    const body = built?.ok ? built.body : "";
+    const at = this.#options.deps.now();
+    for (const member of members) {
+      if (member.key === entry.key) continue;
+      await this.#book.commit(member.key, {
+        type: "sealed",
+        runId: entry.runId,
+        body,
+        sendsWith: entry.key,
+        at,
+      });
+    }
+    const sealed = await this.#book.commit(entry.key, { type: "sealed", runId: entry.runId, body, at });
+    if (this.#active) this.#wakeAfter(entry.key, 0);
+    return sealed ?? entry;
   }
 
   async resumeAfterAuth(): Promise<void> {
     for (const entry of this.entries()) {
       if (entry.state !== EntryState.paused) continue;
-      await this.#commit(entry.key, { type: "resumed-auth", at: this.#options.deps.now() });
+      await this.#book.commit(entry.key, { type: "resumed-auth", at: this.#options.deps.now() });
       this.schedule(entry.key);
     }
   }
@@ -197,8 +257,8 @@ export class DeliveryEngine {
       this.#rescheduleAfterRun.add(key);
       return;
     }
-    const entry = this.#entries.get(key);
-    if (!entry || isFinalState(entry.state) || entry.state === EntryState.paused) return;
+    const entry = this.#book.get(key);
+    if (!entry || !this.#sends(entry)) return;
     this.#cancelTimer(key);
     const wait = this.#waitBeforeAttempt(entry);
     if (wait > 0) {
@@ -207,7 +267,59 @@ export class DeliveryEngine {
       this.#wakeAfter(key, wait);
       return;
     }
-    void this.#run(key);
+    this.#track(this.#run(key));
+  }
+
+  /** Whether this entry's own delivery has something to do now. */
+  #sends(entry: OutboxEntry): boolean {
+    if (isFinalState(entry.state) || entry.batch?.sendsWith !== undefined) return false;
+    return (
+      entry.state !== EntryState.paused &&
+      entry.state !== EntryState.held &&
+      entry.state !== EntryState.stalled
+    );
+  }
+
+  /** After a durable write: storage works again for it, and the answers it sends for follow it. */
+  #committed(entry: OutboxEntry): void {
+    this.#storageFailures.delete(entry.key);
+    if (!entry.batch || entry.batch.sendsWith !== undefined || isFinalState(entry.state)) return;
+    for (const follower of this.#book.followersOf(entry.key)) {
+      const same =
+        follower.state === entry.state &&
+        follower.attempts === entry.attempts &&
+        follower.nextAttemptAt === entry.nextAttemptAt &&
+        follower.lastError === entry.lastError;
+      if (same || isFinalState(follower.state)) continue;
+      this.#track(
+        this.#book.commit(follower.key, { type: "follow", leader: entry, at: this.#options.deps.now() }),
+      );
+    }
+  }
+
+  /**
+   * Storage refused a write of this delivery: shown on the entry without a
+   * write, and tried again after a full-jitter backoff that grows while the
+   * failures go on (capped at 30 s), so a broken store is never hammered.
+   */
+  #afterStorageFailure(key: string, error: unknown): void {
+    const failures = (this.#storageFailures.get(key) ?? 0) + 1;
+    this.#storageFailures.set(key, failures);
+    const entry = this.#book.get(key);
+    if (!entry || isFinalState(entry.state)) return;
+    this.#book.set({
+      ...entry,
+      lastError: {
+        kind: isOutboxError(error) ? error.kind : ErrorKind.storageFailed,
+        message: error instanceof Error ? error.message : "A storage operation failed.",
+      },
+    });
+    this.#wakeAfter(key, backoffDelay(failures - 1, { random: this.#options.deps.random }));
+  }
+
+  /** A promise nobody awaits: its failure goes to the error sink, never unhandled. */
+  #track(promise: Promise<unknown>): void {
+    promise.catch((error: unknown) => this.#options.onError?.(error));
   }
 
   /** Schedules `key` again in `ms`, replacing any timer it had; `deactivate` cancels it. */
@@ -232,86 +344,18 @@ export class DeliveryEngine {
     this.#timers.delete(key);
   }
 
-  /** Holds `entry` (replacing its key's current one) and publishes the change. */
-  #set(entry: OutboxEntry): void {
-    this.#entries.set(entry.key, entry);
-    this.#sorted = withEntry(this.#sorted, entry);
-    this.#options.publish(this.#sorted, entry.key, entry);
-  }
-
-  /** Reduces `actions` in turn and writes the result once (one step, or a recovery and its step). */
-  #commit(key: string, ...actions: readonly EntryAction[]): Promise<OutboxEntry | undefined> {
-    return this.#queueWrite(key, () => this.#commitNow(key, actions));
-  }
-
-  /**
-   * Runs `write` once the key's earlier writes are done, so each one reduces
-   * from the entry the previous one stored and the last one queued wins.
-   */
-  #queueWrite<T>(key: string, write: () => Promise<T>): Promise<T> {
-    const before = this.#writing.get(key);
-    const run = before === undefined ? write() : before.then(write);
-    const settled = run.then(
-      () => {},
-      () => {},
-    );
-    this.#writing.set(key, settled);
-    void settled.then(() => {
-      if (this.#writing.get(key) === settled) this.#writing.delete(key);
-    });
-    return run;
-  }
-
-  /**
-   * Stream progress is written behind the stream, not in its way: the cursor
-   * only decides where a re-attach after a reload starts, and a cursor that
-   * lags replays events the log already holds. While one progress write runs,
-   * later events only move the position the next write will store, so a burst
-   * costs two writes, not one per event. It never runs ahead of what was
-   * processed.
-   */
-  #noteProgress(key: string, seq: number, at: number): void {
-    const unsaved = this.#unsavedProgress.get(key);
-    if (unsaved !== undefined) {
-      if (seq > unsaved.seq) {
-        unsaved.seq = seq;
-        unsaved.at = at;
-      }
-      return;
-    }
-    this.#unsavedProgress.set(key, { seq, at });
-    void this.#queueWrite(key, async () => {
-      const progress = this.#unsavedProgress.get(key);
-      this.#unsavedProgress.delete(key);
-      if (progress === undefined || !this.#active) return;
-      await this.#commitNow(key, [{ type: "event-seen", seq: progress.seq, at: progress.at }]);
-    }).catch(() => {
-      // A failed progress write leaves an older cursor: a re-attach replays a little more.
-    });
-  }
-
-  async #commitNow(key: string, actions: readonly EntryAction[]): Promise<OutboxEntry | undefined> {
-    const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    let next = entry;
-    for (const action of actions) next = reduceEntry(next, action);
-    if (next === entry) return entry;
-    await this.#options.store.put(next);
-    this.#set(next);
-    return next;
-  }
-
   async #run(key: string): Promise<void> {
     if (this.#running.has(key) || !this.#active) return;
     this.#running.add(key);
     try {
       await this.#deliver(key);
     } catch (error) {
-      // A storage failure mid-delivery: the entry stays as last written and is
-      // retried on the next start or schedule; nothing is dropped.
+      // A storage failure mid-delivery: the entry stays as last written, the
+      // failure is shown on it (in memory: storage is what fails) and reported,
+      // and the delivery tries again after a full-jitter backoff.
       if (!(isOutboxError(error) && error.kind === ErrorKind.disposed)) {
-        const entry = this.#entries.get(key);
-        if (entry && !isFinalState(entry.state)) this.#scheduleRetry(key);
+        this.#options.onError?.(error);
+        this.#afterStorageFailure(key, error);
       }
     } finally {
       this.#running.delete(key);
@@ -321,10 +365,11 @@ export class DeliveryEngine {
 
   async #deliver(key: string): Promise<void> {
     const recovering = this.#recovering.delete(key);
-    const initial = this.#entries.get(key);
-    if (!initial || isFinalState(initial.state) || initial.state === EntryState.paused) return;
+    const initial = this.#book.get(key);
+    if (!initial || !this.#sends(initial)) return;
     if (initial.everSent && this.#options.deps.now() >= initial.expiresAt) {
-      if (recovering) await this.#commit(key, { type: "recovered-on-start", at: this.#options.deps.now() });
+      if (recovering)
+        await this.#book.commit(key, { type: "recovered-on-start", at: this.#options.deps.now() });
       await this.#reconcile(key);
       return;
     }
@@ -332,67 +377,140 @@ export class DeliveryEngine {
       this.schedule(key);
       return;
     }
+    if (!initial.everSent && !this.#options.kindKnown()) {
+      this.#waitingForKind.add(key);
+      return;
+    }
+    let body: string | undefined;
+    if (initial.body === "") {
+      // Shaped now, for the kind known now, and fixed from this first send on.
+      const built = buildBodyFor(
+        initial,
+        [initial, ...this.#book.followersOf(key)],
+        this.#options.serverKind(),
+      );
+      if (!built.ok) {
+        await this.#settle(key, {
+          kind: "needs_user",
+          rule: "answer-refused-by-schema",
+          reason: built.message,
+          error: { kind: ErrorKind.invalidAnswer, message: built.message },
+          hydrate: false,
+        });
+        return;
+      }
+      body = built.body;
+    }
     const first =
       initial.state === EntryState.streaming && initial.cursor.acked
-        ? await this.#reattach(key)
-        : await this.#send(key, recovering);
+        ? await this.#transport.reattach(key)
+        : await this.#transport.send(key, recovering, body);
     if (!first) return;
-    let signal = first;
-    let reattachesWithoutProgress = 0;
-    let budgetSpent = false;
+    let signal: DeliverySignal = first;
     for (;;) {
       if (!this.#active) return;
-      const entry = this.#entries.get(key);
+      const entry = this.#book.get(key);
       if (!entry) return;
-      const verdict = classifyOutcome(
-        this.#withToolEvidence(entry, signal),
-        outcomeContext(entry, this.#options.serverKind()),
-      );
-      switch (verdict.kind) {
-        case "continue":
-          // Only RUN_STARTED classifies as continue, and the pump handles it inline.
-          return;
-        case "reattach": {
-          const before = entry.cursor.lastSeq;
-          if (reattachesWithoutProgress >= this.#options.maxReattachesWithoutProgress) {
-            // Re-attaching keeps failing: send again with the same key, later. The
-            // server attaches a repeated submission to its run or replays its outcome.
-            const resend: Verdict = {
-              kind: "retry",
-              rule: verdict.rule,
-              reason: RESEND_REASON,
-              error: verdict.error,
-            };
-            const next = await this.#retryLater(key, resend, undefined, budgetSpent);
-            if (!next) return;
-            budgetSpent = true;
-            signal = next;
-            continue;
-          }
-          signal = await this.#reattach(key);
-          const after = this.#entries.get(key)?.cursor.lastSeq ?? before;
-          reattachesWithoutProgress = after > before ? 0 : reattachesWithoutProgress + 1;
-          continue;
-        }
-        case "status_then_hydrate":
-          signal = await this.#statusThenHydrate(key);
-          continue;
-        case "hydrate_then_decide":
-          signal = await this.#hydrateSignal(key);
-          continue;
-        case "retry": {
-          // Also when another submission holds the claim (`reattachRunId`): wait, then ask again.
-          const next = await this.#retryLater(key, verdict, verdict.retryAfterMs, budgetSpent);
-          if (!next) return;
-          budgetSpent = true;
-          signal = next;
-          continue;
-        }
-        default:
-          await this.#settle(key, verdict);
-          return;
-      }
+      const step = deliveryStep(entry, signal, this.#stepContext());
+      const next = await this.#perform(key, entry, step, signal);
+      if (next === undefined) return;
+      signal = next;
     }
+  }
+
+  #stepContext(): DeliveryStepContext {
+    return {
+      serverKind: this.#options.serverKind(),
+      now: this.#options.deps.now(),
+      retry: this.#options.retry,
+      jitter: this.#options.deps.random(),
+      serverRetryMs: this.#serverRetryMs,
+      maxReattachesWithoutProgress: this.#options.maxReattachesWithoutProgress,
+    };
+  }
+
+  /**
+   * Carries out one decision, writing the step's counters with it; the next
+   * signal, or undefined when this delivery is over.
+   */
+  async #perform(
+    key: string,
+    entry: OutboxEntry,
+    step: DeliveryStep,
+    signal: DeliverySignal,
+  ): Promise<DeliverySignal | undefined> {
+    const decision = step.decision;
+    const at = this.#options.deps.now();
+    const counted: EntryAction[] =
+      step.counters === countersOf(entry) ? [] : [{ type: "counted", counters: step.counters, at }];
+    const writeCounters = async () => {
+      if (counted.length > 0) await this.#book.commit(key, ...counted);
+    };
+    switch (decision.type) {
+      case "stop":
+        await writeCounters();
+        return undefined;
+      case "reattach": {
+        const failedBefore = step.counters.reattachesWithoutProgress;
+        // A re-attach that brought nothing waits a backoff before the next one.
+        if (failedBefore > 0)
+          await this.#sleep(backoffDelay(failedBefore - 1, { random: this.#options.deps.random }));
+        if (!this.#active) return undefined;
+        const next = await this.#transport.reattach(key);
+        const after = this.#book.get(key);
+        if (!after) return undefined;
+        const progressed = after.cursor.lastSeq > entry.cursor.lastSeq;
+        const counters = {
+          ...countersOf(after),
+          reattachesWithoutProgress: progressed ? 0 : failedBefore + 1,
+        };
+        await this.#book.commit(key, { type: "counted", counters, at: this.#options.deps.now() });
+        return next;
+      }
+      case "status":
+        await writeCounters();
+        return this.#transport.statusThenHydrate(key);
+      case "hydrate":
+        await writeCounters();
+        return this.#transport.hydrate(key);
+      case "wait":
+        await this.#book.commit(key, ...counted, {
+          type: "verdict",
+          verdict: decision.verdict,
+          at,
+          nextAttemptAt: decision.at,
+        });
+        this.schedule(key);
+        return undefined;
+      case "stall":
+        await this.#book.commit(key, ...counted, {
+          type: "stalled",
+          reason: decision.reason,
+          error: decision.error,
+          at,
+        });
+        return undefined;
+      case "settle":
+        await writeCounters();
+        await this.#settle(key, decision.verdict, signal);
+        return undefined;
+    }
+  }
+
+  /** Waits `ms` on the injected timers; delivery stopping ends the wait. */
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const signal = this.#abort.signal;
+      const handle = this.#options.deps.timers.setTimeout(resolve, ms);
+      signal.addEventListener(
+        "abort",
+        () => {
+          this.#options.deps.timers.clearTimeout(handle);
+          resolve();
+        },
+        { once: true },
+      );
+    });
   }
 
   /**
@@ -401,244 +519,44 @@ export class DeliveryEngine {
    * thread) and settle on that, or mark the entry expired, keeping the answer.
    */
   async #reconcile(key: string): Promise<void> {
-    const signal = await this.#statusThenHydrate(key);
-    const entry = this.#entries.get(key);
+    const signal = await this.#transport.statusThenHydrate(key);
+    const entry = this.#book.get(key);
     if (!entry) return;
     const verdict = classifyOutcome(signal, outcomeContext(entry, this.#options.serverKind()));
-    const settles = verdict.kind === "applied" || verdict.kind === "elsewhere" || verdict.kind === "lost";
-    if (settles) {
-      await this.#settle(key, verdict);
+    if (verdict.kind === "applied" || verdict.kind === "elsewhere" || verdict.kind === "lost") {
+      await this.#settle(key, verdict, signal);
       return;
     }
-    await this.#commit(key, { type: "expired", at: this.#options.deps.now() });
+    await this.#book.commit(key, { type: "expired", at: this.#options.deps.now() });
   }
 
-  async #settle(key: string, verdict: Verdict): Promise<void> {
-    const settled = await this.#commit(key, { type: "verdict", verdict, at: this.#options.deps.now() });
+  /**
+   * Writes the verdict; the answers sent in the same request get their own,
+   * from the same signal read in each one's context (a hydration is read for
+   * each one's own tool call), or this one's where theirs would not settle.
+   */
+  async #settle(key: string, verdict: Verdict, signal?: DeliverySignal): Promise<void> {
+    await this.#settleOne(key, verdict);
+    for (const follower of this.#book.followersOf(key)) {
+      if (isFinalState(follower.state)) continue;
+      const seen = signal?.type === "hydrated" ? this.#transport.hydratedSignal(follower) : signal;
+      const own = seen && classifyOutcome(seen, outcomeContext(follower, this.#options.serverKind()));
+      await this.#settleOne(follower.key, own && SETTLING.has(own.kind) ? own : verdict);
+    }
+  }
+
+  async #settleOne(key: string, verdict: Verdict): Promise<void> {
+    const settled = await this.#book.commit(key, { type: "verdict", verdict, at: this.#options.deps.now() });
     if (!settled) return;
     const threads = this.#options.threads;
     if (verdict.kind === "applied" || verdict.kind === "elsewhere" || verdict.kind === "lost") {
       threads.dropInterrupt(settled.threadId, settled.interruptId);
     }
     if (verdict.kind === "needs_user" && verdict.hydrate) {
-      void this.#options.hydrate(settled.threadId).catch(() => {});
+      this.#options.hydrate(settled.threadId).catch(() => {
+        // The card stays as it is; the next hydration refreshes it.
+      });
     }
     if (verdict.kind === "paused") this.#options.onPaused(settled);
   }
-
-  /**
-   * Persists `retry_wait` with the next attempt time and arms its timer. When the
-   * retry budget is spent, returns the signal that says so (the thread is then
-   * checked before anything is concluded), unless that was already tried in this
-   * delivery: then the answer waits for the person.
-   */
-  async #retryLater(
-    key: string,
-    verdict: Verdict,
-    retryAfterMs: number | undefined,
-    budgetSpent: boolean,
-  ): Promise<DeliverySignal | undefined> {
-    const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    const now = this.#options.deps.now();
-    const plan = planRetry(
-      {
-        attempts: Math.max(1, entry.attempts),
-        firstAttemptAt: entry.createdAt,
-        now,
-        retryAfterMs,
-        serverRetryMs: this.#serverRetryMs,
-      },
-      {
-        ...this.#options.retry,
-        backoff: { random: this.#options.deps.random, ...this.#options.retry.backoff },
-      },
-    );
-    if (plan.kind === "exhausted") {
-      if (!budgetSpent) return { type: "retry-budget-exhausted", attempts: entry.attempts };
-      await this.#settle(key, {
-        kind: "needs_user",
-        rule: "retry-budget-exhausted",
-        reason: "Delivery kept failing; the answer is kept. Retry when the connection is back.",
-        error: { kind: plan.error.kind, message: plan.error.message },
-        hydrate: false,
-      });
-      return undefined;
-    }
-    await this.#commit(key, { type: "verdict", verdict, at: now, nextAttemptAt: plan.retryAt });
-    this.schedule(key);
-    return undefined;
-  }
-
-  #scheduleRetry(key: string): void {
-    const retry: Verdict = {
-      kind: "retry",
-      rule: "storage-failure",
-      reason: STORAGE_RETRY_REASON,
-      error: null,
-    };
-    void this.#retryLater(key, retry, undefined, true).catch(() => {});
-  }
-
-  /**
-   * One POST of the entry's exact body; undefined when the entry is not due for
-   * one. `recovering`: the entry was in flight when the last page died, so the
-   * write before the POST also records its recovery.
-   */
-  async #send(key: string, recovering = false): Promise<DeliverySignal | undefined> {
-    const at = this.#options.deps.now();
-    const started = recovering
-      ? await this.#commit(key, { type: "recovered-on-start", at }, { type: "attempt-started", at })
-      : await this.#commit(key, { type: "attempt-started", at });
-    if (!started || started.state !== EntryState.sending) return undefined;
-    return withChildSignal(this.#abort.signal, async (signal) => {
-      let response: Response;
-      try {
-        response = await this.#options.http.postRun(started.body, { idempotencyKey: started.key, signal });
-      } catch (error) {
-        if (signal.aborted) throw error;
-        return { type: "network-error", message: isOutboxError(error) ? error.message : "fetch failed" };
-      }
-      if (!response.ok) return this.#httpSignal(response);
-      return this.#pump(key, response, signal);
-    });
-  }
-
-  async #httpSignal(response: Response): Promise<DeliverySignal> {
-    const failure = await this.#options.http.failure(response);
-    return {
-      type: "http-status",
-      status: failure.status,
-      message: failure.message,
-      ...(failure.code ? { code: failure.code } : {}),
-      ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
-    };
-  }
-
-  async #reattach(key: string): Promise<DeliverySignal> {
-    const entry = this.#entries.get(key);
-    if (!entry) return { type: "network-error" };
-    return withChildSignal(this.#abort.signal, async (signal) => {
-      let response: Response;
-      try {
-        response = await this.#options.http.reattach(entry.cursor.runId, entry.cursor.lastSeq, signal);
-      } catch (error) {
-        if (signal.aborted) throw error;
-        return { type: "network-error" };
-      }
-      if (response.status === 404 || response.status === 410) {
-        await response.body?.cancel();
-        return { type: "reattach-gone", status: response.status };
-      }
-      if (!response.ok) return this.#httpSignal(response);
-      return this.#pump(key, response, signal, { runId: entry.cursor.runId, seq: entry.cursor.lastSeq });
-    });
-  }
-
-  /** `resumeFrom`: the cursor a re-attach continues after; absent for a fresh POST. */
-  async #pump(
-    key: string,
-    response: Response,
-    abort: AbortSignal,
-    resumeFrom?: StreamCursor,
-  ): Promise<DeliverySignal> {
-    const signal = await pumpRunStream(response, {
-      ...(resumeFrom ? { log: createEventLog([resumeFrom]) } : {}),
-      timers: this.#options.deps.timers,
-      stallTimeoutMs: this.#options.stallTimeoutMs,
-      maxEventBytes: this.#options.maxEventBytes,
-      signal: abort,
-      onRetry: (ms) => {
-        this.#serverRetryMs = ms;
-      },
-      onEvent: (event, cursor) => this.#onEvent(key, event, cursor),
-    });
-    // What follows (classifying, re-attaching from the cursor) reads the stored progress.
-    await this.#writing.get(key);
-    return signal;
-  }
-
-  /** A promise only when the stream must wait for it (the claim's write). */
-  #onEvent(key: string, event: AgUiEvent, cursor: StreamCursor | undefined): Promise<void> | undefined {
-    const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    this.#options.threads.apply(entry.threadId, event);
-    const at = this.#options.deps.now();
-    if (event.type === EventType.RUN_STARTED) {
-      const verdict = classifyOutcome(
-        { type: "run-started", acked: isOurClaimAck(event.metadata?.[MetadataKey.resume], entry) },
-        outcomeContext(entry, this.#options.serverKind()),
-      );
-      if (verdict.kind === "continue" && verdict.acked) {
-        // Awaited: from here a reload re-attaches instead of sending again.
-        return this.#commit(key, {
-          type: "claim-acked",
-          runId: cursor?.runId ?? entry.runId,
-          seq: cursor?.seq ?? 0,
-          at,
-        }).then(() => {});
-      }
-    }
-    if (cursor && cursor.runId === entry.cursor.runId) this.#noteProgress(key, cursor.seq, at);
-    return undefined;
-  }
-
-  async #statusThenHydrate(key: string): Promise<DeliverySignal> {
-    const entry = this.#entries.get(key);
-    if (!entry) return { type: "network-error" };
-    try {
-      const status = await this.#options.http.runStatus(entry.cursor.runId);
-      if (isHttpFailure(status)) {
-        if (status.status === 404 || status.status === 410) return this.#hydrateSignal(key);
-        return { type: "http-status", status: status.status, ...(status.code ? { code: status.code } : {}) };
-      }
-      if (status.terminal) {
-        const terminal = terminalSignal(status.terminal as AgUiEvent);
-        if (terminal) return terminal;
-      }
-      return { type: "run-status", status: "running" };
-    } catch {
-      return { type: "network-error" };
-    }
-  }
-
-  /**
-   * A finished run on a server without the contract proves nothing by itself: the
-   * thread it streamed must show the tool's own result (outcome/tool-evidence.ts).
-   */
-  #withToolEvidence(entry: OutboxEntry, signal: DeliverySignal): DeliverySignal {
-    const serverKind = this.#options.serverKind();
-    if (signal.type !== "run-finished" || serverKind !== "degraded") return signal;
-    const thread = this.#options.threads.get(entry.threadId);
-    const toolEvidence = toolEvidenceIn(thread.messages, entry.toolCallId ?? entry.interruptId, serverKind);
-    return { ...signal, toolEvidence };
-  }
-
-  async #hydrateSignal(key: string): Promise<DeliverySignal> {
-    const entry = this.#entries.get(key);
-    if (!entry) return { type: "network-error" };
-    try {
-      await this.#options.hydrate(entry.threadId);
-    } catch {
-      return { type: "network-error" };
-    }
-    const thread = this.#options.threads.get(entry.threadId);
-    return {
-      type: "hydrated",
-      toolEvidence: toolEvidenceIn(
-        thread.messages,
-        entry.toolCallId ?? entry.interruptId,
-        this.#options.serverKind(),
-      ),
-      interruptStillOpen: thread.pendingInterrupts.some((interrupt) => interrupt.id === entry.interruptId),
-    };
-  }
-}
-
-/** The claim ack must name our key and our interrupt: an ack for someone else's claim is not ours. */
-function isOurClaimAck(value: unknown, entry: OutboxEntry): boolean {
-  const ack = ResumeClaimAckSchema.safeParse(value);
-  return (
-    ack.success && ack.data.idempotencyKey === entry.key && ack.data.interruptIds.includes(entry.interruptId)
-  );
 }

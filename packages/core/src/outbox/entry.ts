@@ -16,6 +16,16 @@ export const EntryState = {
   retryWait: "retry_wait",
   /** The server rejected our credentials; waiting for the app to re-authenticate. */
   paused: "paused",
+  /**
+   * Answered, kept durably, and not sent yet: the run asked other questions too,
+   * and AG-UI answers a run's interrupts in one resume. Sent when the last is answered.
+   */
+  held: "held",
+  /**
+   * Not final: retries are spent (or storage keeps failing), the answer is kept
+   * with its key. Resumes on `online`, `visible`, `retryNow()` or the next start.
+   */
+  stalled: "stalled",
   /** Final: the answer took effect (possibly replayed). */
   applied: "applied",
   /** Final: another decision resolved the interrupt first. */
@@ -64,6 +74,36 @@ export interface EntryError {
   readonly status?: number;
 }
 
+/**
+ * The counters the delivery runs on, persisted with the entry so a reload
+ * continues where the last page stopped.
+ */
+export interface DeliveryCounters {
+  /** Retries caused by the server's own answers (5xx, 429, retryable codes): what the budget counts. */
+  readonly serverFailures: number;
+  /** Re-attaches in a row that brought no new event. */
+  readonly reattachesWithoutProgress: number;
+  /** Hydrations done to check the thread once the budget was spent, since the last resume. */
+  readonly budgetChecks: number;
+  /** When the first attempt went out (epoch ms), or null. */
+  readonly firstSentAt: number | null;
+}
+
+export const NO_COUNTERS: DeliveryCounters = {
+  serverFailures: 0,
+  reattachesWithoutProgress: 0,
+  budgetChecks: 0,
+  firstSentAt: null,
+};
+
+/** The other questions of the same run, answered and sent together. */
+export interface EntryBatch {
+  /** Every interrupt the run left open when this one was answered, sorted. */
+  readonly interruptIds: readonly string[];
+  /** Set once sealed on every answer but the sending one: the key of the entry whose request carries it. */
+  readonly sendsWith?: string;
+}
+
 export interface OutboxEntry {
   /** The idempotency key; also the primary key in storage. */
   readonly key: string;
@@ -75,8 +115,19 @@ export interface OutboxEntry {
   readonly toolCallId?: string;
   /** The runId of the resume run; reused unchanged by every retry. */
   readonly runId: string;
-  /** The exact request body. A retry sends these bytes again, never a re-serialisation. */
+  /**
+   * The exact request body. A retry sends these bytes again, never a
+   * re-serialisation. Empty until it can be built: while the server kind is
+   * unknown, or the run's other questions are unanswered; fixed at the latest
+   * by the first send.
+   */
   readonly body: string;
+  /** The interrupt's `responseSchema`, kept to shape the body when it is built after `answer()`. */
+  readonly responseSchema?: unknown;
+  /** Set when the run asked more than one question. */
+  readonly batch?: EntryBatch;
+  /** Absent on entries stored before counters existed: {@link NO_COUNTERS}. */
+  readonly counters?: DeliveryCounters;
   readonly decision: Decision;
   readonly state: EntryState;
   /** How many times the request was sent. */
@@ -95,6 +146,12 @@ export interface OutboxEntry {
   readonly everSent: boolean;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /**
+   * Bumped by the store on every committed change (compare-and-set, see
+   * `OutboxStore.commit`); absent on a new entry and on entries stored before
+   * revisions existed (both count as 0). Orders copies of one entry across tabs.
+   */
+  readonly revision?: number;
   /** After this the server may have forgotten the key: reconcile by status or hydration. */
   readonly expiresAt: number;
 }

@@ -1,5 +1,6 @@
 import { deleteDB } from "idb";
 import { afterEach, describe } from "vitest";
+import { runV1MigrationCase } from "./idb-migration-cases";
 import { runIdbQuotaCases } from "./idb-quota-cases";
 import { IdbStore } from "./idb-store";
 import type { OutboxStore } from "./outbox-store";
@@ -35,4 +36,13 @@ describe("quota", () => {
   // Runs after the cases' own afterEach has closed the store.
   afterEach(deleteCreated);
   runIdbQuotaCases("chromium", () => IdbStore.open({ dbName: uniqueName("outbox-quota") }));
+});
+
+describe("upgrade", () => {
+  afterEach(deleteCreated);
+  runV1MigrationCase(
+    "chromium",
+    () => indexedDB,
+    () => uniqueName("outbox-v1"),
+  );
 });

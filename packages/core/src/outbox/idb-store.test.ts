@@ -1,4 +1,5 @@
 import { IDBFactory } from "fake-indexeddb";
+import { runV1MigrationCase } from "./idb-migration-cases";
 import { runIdbQuotaCases } from "./idb-quota-cases";
 import { IdbStore } from "./idb-store";
 import type { OutboxStore } from "./outbox-store";
@@ -24,4 +25,10 @@ runOutboxStoreContract(
 
 runIdbQuotaCases("fake-indexeddb", () =>
   IdbStore.open({ indexedDB: new IDBFactory(), dbName: "outbox-quota" }),
+);
+
+runV1MigrationCase(
+  "fake-indexeddb",
+  () => new IDBFactory(),
+  () => "outbox-v1",
 );

@@ -1,10 +1,12 @@
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames, wrap } from "idb";
-import { OutboxError } from "../errors/outbox-error";
+import { isOutboxError, OutboxError } from "../errors/outbox-error";
 import { isFinalState, type OutboxEntry } from "./entry";
 import {
   assertMetaKey,
   assertStorableEntry,
+  type CommitResult,
   compareEntries,
+  decideCommit,
   findLiveEntry,
   isSupersededByDefault,
   type OutboxStore,
@@ -17,12 +19,25 @@ import { errorName, toOpenError, toStorageError } from "./storage-error";
 /** The database name used when none is given. */
 export const DEFAULT_OUTBOX_DB_NAME = "agui-outbox";
 
-/** Bump together with a new `oldVersion` branch in `upgrade`. */
-const DB_VERSION = 1;
+/**
+ * Bump together with a new `oldVersion` branch in `upgrade`.
+ * 1: entries, meta. 2: background runs in their own object store.
+ */
+export const OUTBOX_DB_VERSION = 2;
+
+/** The v1 layout kept background runs in `meta`: an index of ids plus one record per run. */
+const V1_BACKGROUND_INDEX_ID = "background-runs";
+const V1_BACKGROUND_RUN_PREFIX = "background-run:";
 
 interface MetaRecord {
   readonly namespace: string;
   readonly id: string;
+  readonly value: unknown;
+}
+
+interface BackgroundRow {
+  readonly namespace: string;
+  readonly runId: string;
   readonly value: unknown;
 }
 
@@ -35,6 +50,11 @@ interface OutboxDbSchema extends DBSchema {
   meta: {
     key: [string, string];
     value: MetaRecord;
+    indexes: { "by-namespace": string };
+  };
+  background: {
+    key: [string, string];
+    value: BackgroundRow;
     indexes: { "by-namespace": string };
   };
 }
@@ -59,13 +79,31 @@ export interface IdbStoreOptions {
    */
   readonly dbName?: string;
   /**
-   * Called once if the connection closes under the store: another tab opened a
-   * newer version of the database (the store closes itself so that tab's
-   * upgrade is not blocked), or the browser deleted the database. Later calls
-   * reject with `storage_unavailable`; reopen the store to continue.
+   * Called when the connection closes under the store: another tab opened a
+   * newer version of the database (the store closes at once so that tab's
+   * upgrade is not blocked), or the browser closed it. The store reopens by
+   * itself; calls made meanwhile wait for the reopen, calls that were running
+   * reject with `storage_unavailable` (retry them after a backoff).
    */
   readonly onClose?: (reason: OutboxError) => void;
+  /** The store reopened after a close (at the newer version, if another tab upgraded): re-read what it holds. */
+  readonly onReopen?: () => void;
+  /**
+   * The store could not reopen (the database is gone for good, or the newer
+   * version is not an outbox database). Every later call rejects with
+   * `storage_unavailable` and this reason: continue from memory and say so.
+   */
+  readonly onUnavailable?: (reason: OutboxError) => void;
 }
+
+type Connection =
+  | { readonly name: "open"; readonly db: OutboxDb }
+  /** `ready` never rejects: it settles once the connection has moved on. */
+  | { readonly name: "reopening"; readonly ready: Promise<void> }
+  /** The last reopen failed for a passing reason; the next call tries once more. */
+  | { readonly name: "reopen_failed"; readonly reason: OutboxError }
+  | { readonly name: "unavailable"; readonly reason: OutboxError }
+  | { readonly name: "closed"; readonly reason: OutboxError };
 
 /**
  * The durable `OutboxStore`: one IndexedDB database (via `idb`) with an
@@ -76,31 +114,25 @@ export interface IdbStoreOptions {
  * auto-commit half-way.
  */
 export class IdbStore implements OutboxStore {
-  readonly #db: OutboxDb;
+  /**
+   *   open ──versionchange / close──▶ reopening ──opened──▶ open (onReopen)
+   *    │                                  └──not an outbox db / gone──▶ unavailable (onUnavailable)
+   *    └──close()──▶ closed
+   * A reopen that fails for a passing reason (blocked, an error) goes back to
+   * reopening on the next call, never in a loop of its own.
+   */
+  #connection: Connection;
+  readonly #factory: IDBFactory;
+  readonly #options: IdbStoreOptions;
   /** The database name, for opening a second connection (another tab, a reload). */
   readonly dbName: string;
-  #closedReason: OutboxError | undefined;
 
-  private constructor(db: OutboxDb, dbName: string, onClose: ((reason: OutboxError) => void) | undefined) {
-    this.#db = db;
+  private constructor(db: OutboxDb, factory: IDBFactory, dbName: string, options: IdbStoreOptions) {
+    this.#factory = factory;
     this.dbName = dbName;
-    const closeUnder = (reason: OutboxError) => {
-      if (this.#closedReason !== undefined) return;
-      this.#closedReason = reason;
-      onClose?.(reason);
-    };
-    db.addEventListener("versionchange", () => {
-      db.close();
-      closeUnder(
-        new OutboxError(
-          "storage_unavailable",
-          "the outbox database was closed so that another tab could upgrade or delete it",
-        ),
-      );
-    });
-    db.addEventListener("close", () => {
-      closeUnder(new OutboxError("storage_unavailable", "the browser closed the outbox database"));
-    });
+    this.#options = options;
+    this.#connection = { name: "open", db };
+    this.#watch(db);
   }
 
   /**
@@ -115,14 +147,80 @@ export class IdbStore implements OutboxStore {
     if (factory === undefined) {
       throw new OutboxError("storage_unavailable", "open failed: IndexedDB is not available here");
     }
-    const raw = await openRaw(factory, dbName);
-    // idb's typed wrapper over a connection we opened ourselves, so the factory can be injected.
-    const db = wrap(raw) as unknown as OutboxDb;
-    if (!db.objectStoreNames.contains("entries") || !db.objectStoreNames.contains("meta")) {
+    const db = await openOutboxDb(factory, dbName);
+    return new IdbStore(db, factory, dbName, options);
+  }
+
+  /** Where the connection stands; `unavailable` carries the reason. */
+  get connection(): Connection["name"] {
+    return this.#connection.name;
+  }
+
+  #watch(db: OutboxDb): void {
+    db.addEventListener("versionchange", () => {
       db.close();
-      throw new OutboxError("storage_unavailable", `open failed: "${dbName}" is not an outbox database`);
-    }
-    return new IdbStore(db, dbName, options.onClose);
+      this.#lost(
+        db,
+        new OutboxError(
+          "storage_unavailable",
+          "the outbox database was closed so that another tab could upgrade or delete it",
+        ),
+      );
+    });
+    db.addEventListener("close", () => {
+      this.#lost(db, new OutboxError("storage_unavailable", "the browser closed the outbox database"));
+    });
+  }
+
+  /** The connection `db` closed under us: report it once and start reopening. */
+  #lost(db: OutboxDb, reason: OutboxError): void {
+    const current = this.#connection;
+    if (current.name !== "open" || current.db !== db) return;
+    this.#reopen();
+    this.#options.onClose?.(reason);
+  }
+
+  #reopen(): void {
+    const ready = openOutboxDb(this.#factory, this.dbName).then(
+      (db) => {
+        if (this.#connection.name !== "reopening" || this.#connection.ready !== ready) {
+          db.close(); // closed by the app meanwhile
+          return;
+        }
+        this.#connection = { name: "open", db };
+        this.#watch(db);
+        this.#options.onReopen?.();
+      },
+      (error: unknown) => {
+        if (this.#connection.name !== "reopening" || this.#connection.ready !== ready) return;
+        const reason = toOpenError("reopen", error);
+        if (error instanceof NotAnOutboxDatabase) {
+          this.#connection = { name: "unavailable", reason };
+          this.#options.onUnavailable?.(reason);
+        } else {
+          this.#connection = { name: "reopen_failed", reason };
+        }
+      },
+    );
+    this.#connection = { name: "reopening", ready };
+  }
+
+  /**
+   * The open database, after waiting for a reopen under way (or starting one
+   * when the last failed). Rejects with `storage_unavailable` when there is
+   * none to be had; never loops: one reopen per call at most.
+   */
+  async #db(operation: string): Promise<OutboxDb> {
+    if (this.#connection.name === "reopen_failed") this.#reopen();
+    const waiting = this.#connection;
+    if (waiting.name === "reopening") await waiting.ready;
+    const current = this.#connection;
+    if (current.name === "open") return current.db;
+    const reason =
+      current.name === "reopening"
+        ? new OutboxError("storage_unavailable", "the outbox database is reopening")
+        : current.reason;
+    throw new OutboxError("storage_unavailable", `${operation} failed: ${reason.message}`, { cause: reason });
   }
 
   get(key: string): Promise<OutboxEntry | undefined> {
@@ -133,6 +231,16 @@ export class IdbStore implements OutboxStore {
     return this.#write("put", ["entries"], async (tx) => {
       assertStorableEntry("put", entry);
       await tx.objectStore("entries").put(entry);
+    });
+  }
+
+  commit(entry: OutboxEntry): Promise<CommitResult> {
+    return this.#write("commit", ["entries"], async (tx) => {
+      assertStorableEntry("commit", entry);
+      const entries = tx.objectStore("entries");
+      const result = decideCommit(await entries.get(entry.key), entry);
+      if (result.committed) await entries.put(result.entry);
+      return result;
     });
   }
 
@@ -196,17 +304,40 @@ export class IdbStore implements OutboxStore {
   }
 
   clear(namespace: string): Promise<void> {
-    return this.#write("clear", ["entries", "meta"], async (tx) => {
+    return this.#write("clear", ["entries", "meta", "background"], async (tx) => {
       const entries = tx.objectStore("entries");
       const meta = tx.objectStore("meta");
-      const [entryKeys, metaKeys] = await Promise.all([
+      const background = tx.objectStore("background");
+      const [entryKeys, metaKeys, backgroundKeys] = await Promise.all([
         entries.index("by-namespace").getAllKeys(namespace),
         meta.index("by-namespace").getAllKeys(namespace),
+        background.index("by-namespace").getAllKeys(namespace),
       ]);
       await Promise.all([
         ...entryKeys.map((key) => entries.delete(key)),
         ...metaKeys.map((key) => meta.delete(key)),
+        ...backgroundKeys.map((key) => background.delete(key)),
       ]);
+    });
+  }
+
+  listBackgroundRuns(namespace: string): Promise<unknown[]> {
+    return this.#read("listBackgroundRuns", async (db) =>
+      (await db.getAllFromIndex("background", "by-namespace", namespace)).map((row) => row.value),
+    );
+  }
+
+  putBackgroundRun(namespace: string, runId: string, record: unknown): Promise<void> {
+    return this.#write("putBackgroundRun", ["background"], async (tx) => {
+      assertMetaKey("putBackgroundRun", namespace, runId);
+      await tx.objectStore("background").put({ namespace, runId, value: record });
+    });
+  }
+
+  deleteBackgroundRun(namespace: string, runId: string): Promise<void> {
+    return this.#write("deleteBackgroundRun", ["background"], async (tx) => {
+      assertMetaKey("deleteBackgroundRun", namespace, runId);
+      await tx.objectStore("background").delete([namespace, runId]);
     });
   }
 
@@ -232,14 +363,18 @@ export class IdbStore implements OutboxStore {
   }
 
   close(): void {
-    this.#closedReason ??= new OutboxError("storage_unavailable", "the outbox store is closed");
-    this.#db.close();
+    const current = this.#connection;
+    if (current.name === "closed") return;
+    this.#connection = {
+      name: "closed",
+      reason: new OutboxError("storage_unavailable", "the outbox store is closed"),
+    };
+    if (current.name === "open") current.db.close();
   }
 
   async #read<T>(operation: string, work: (db: OutboxDb) => Promise<T>): Promise<T> {
     try {
-      this.#assertOpen(operation);
-      return await work(this.#db);
+      return await work(await this.#db(operation));
     } catch (error) {
       throw toStorageError(operation, error);
     }
@@ -251,19 +386,11 @@ export class IdbStore implements OutboxStore {
     work: (tx: IDBPTransaction<OutboxDbSchema, Names, "readwrite">) => Promise<T>,
   ): Promise<T> {
     try {
-      this.#assertOpen(operation);
-      const tx = this.#db.transaction(storeNames, "readwrite", STRICT);
+      const db = await this.#db(operation);
+      const tx = db.transaction(storeNames, "readwrite", STRICT);
       return await runInTransaction(tx, () => work(tx));
     } catch (error) {
       throw toStorageError(operation, error);
-    }
-  }
-
-  #assertOpen(operation: string): void {
-    if (this.#closedReason !== undefined) {
-      throw new OutboxError("storage_unavailable", `${operation} failed: ${this.#closedReason.message}`, {
-        cause: this.#closedReason,
-      });
     }
   }
 }
@@ -306,12 +433,44 @@ function globalIndexedDb(): IDBFactory | undefined {
   return (globalThis as { indexedDB?: IDBFactory }).indexedDB;
 }
 
+/** The database exists but is not an outbox database: reopening cannot help. */
+class NotAnOutboxDatabase extends OutboxError {
+  constructor(message: string) {
+    super("storage_unavailable", message);
+  }
+}
+
+/**
+ * Opens the outbox database at this code's version, upgrading it when older.
+ * When another tab (newer code) already upgraded it further, opens it at that
+ * newer version instead: newer versions keep the object stores this code uses,
+ * and that is checked before the connection is used.
+ */
+async function openOutboxDb(factory: IDBFactory, dbName: string): Promise<OutboxDb> {
+  let raw: IDBDatabase;
+  try {
+    raw = await openRaw(factory, dbName, OUTBOX_DB_VERSION);
+  } catch (error) {
+    if (!(isOutboxError(error) && errorName(error.cause) === "VersionError")) throw error;
+    raw = await openRaw(factory, dbName, undefined);
+  }
+  // idb's typed wrapper over a connection we opened ourselves, so the factory can be injected.
+  const db = wrap(raw) as unknown as OutboxDb;
+  for (const name of ["entries", "meta", "background"] as const) {
+    if (!db.objectStoreNames.contains(name)) {
+      db.close();
+      throw new NotAnOutboxDatabase(`open failed: "${dbName}" is not an outbox database`);
+    }
+  }
+  return db;
+}
+
 /** `indexedDB.open` with the upgrade, blocked and error paths mapped to `OutboxError`s. */
-function openRaw(factory: IDBFactory, dbName: string): Promise<IDBDatabase> {
+function openRaw(factory: IDBFactory, dbName: string, version: number | undefined): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
     let request: IDBOpenDBRequest;
     try {
-      request = factory.open(dbName, DB_VERSION);
+      request = version === undefined ? factory.open(dbName) : factory.open(dbName, version);
     } catch (error) {
       // Some browsers throw synchronously (SecurityError in sandboxed frames,
       // InvalidStateError in old private modes).
@@ -319,8 +478,15 @@ function openRaw(factory: IDBFactory, dbName: string): Promise<IDBDatabase> {
       return;
     }
     let settled = false;
+    let foreign = false;
     request.addEventListener("upgradeneeded", (event) => {
-      upgrade(wrap(request.result) as unknown as OutboxDb, event.oldVersion);
+      const tx = request.transaction;
+      if (tx === null) return;
+      if (!upgrade(request.result, tx, event.oldVersion)) {
+        // Someone else's database under our name: leave it as it was.
+        foreign = true;
+        tx.abort();
+      }
     });
     request.addEventListener("blocked", () => {
       // Another connection holds an older version open and did not close on
@@ -349,13 +515,23 @@ function openRaw(factory: IDBFactory, dbName: string): Promise<IDBDatabase> {
       event.preventDefault();
       if (settled) return;
       settled = true;
-      reject(toOpenError("open", request.error));
+      reject(
+        foreign
+          ? new NotAnOutboxDatabase(`open failed: "${dbName}" is not an outbox database`)
+          : toOpenError("open", request.error),
+      );
     });
   });
 }
 
-/** Schema migrations, one branch per version, each gated on `oldVersion`. */
-function upgrade(db: OutboxDb, oldVersion: number): void {
+/**
+ * Schema migrations, one branch per version, each gated on `oldVersion`, all
+ * inside the upgrade transaction (it commits all of them or none).
+ */
+function upgrade(db: IDBDatabase, tx: IDBTransaction, oldVersion: number): boolean {
+  if (oldVersion >= 1 && !(db.objectStoreNames.contains("entries") && db.objectStoreNames.contains("meta"))) {
+    return false;
+  }
   if (oldVersion < 1) {
     const entries = db.createObjectStore("entries", { keyPath: "key" });
     entries.createIndex("by-namespace", "namespace");
@@ -363,4 +539,35 @@ function upgrade(db: OutboxDb, oldVersion: number): void {
     const meta = db.createObjectStore("meta", { keyPath: ["namespace", "id"] });
     meta.createIndex("by-namespace", "namespace");
   }
+  if (oldVersion < 2) {
+    const background = db.createObjectStore("background", { keyPath: ["namespace", "runId"] });
+    background.createIndex("by-namespace", "namespace");
+    if (oldVersion >= 1) moveBackgroundRunsOutOfMeta(tx.objectStore("meta"), background);
+  }
+  return true;
+}
+
+/**
+ * v1 → v2: each `background-run:<runId>` meta record becomes a row of its own
+ * in `background`; the per-namespace id list (a read-modify-write that two tabs
+ * could race) is dropped. Every record is moved, listed or not: one the list
+ * missed is exactly the run the race lost.
+ */
+function moveBackgroundRunsOutOfMeta(meta: IDBObjectStore, background: IDBObjectStore): void {
+  const cursorRequest = meta.openCursor();
+  cursorRequest.addEventListener("success", () => {
+    const cursor = cursorRequest.result;
+    if (cursor === null) return;
+    const record = cursor.value as Partial<MetaRecord>;
+    if (typeof record.namespace === "string" && typeof record.id === "string") {
+      if (record.id.startsWith(V1_BACKGROUND_RUN_PREFIX)) {
+        const runId = record.id.slice(V1_BACKGROUND_RUN_PREFIX.length);
+        if (runId.length > 0) background.put({ namespace: record.namespace, runId, value: record.value });
+        cursor.delete();
+      } else if (record.id === V1_BACKGROUND_INDEX_ID) {
+        cursor.delete();
+      }
+    }
+    cursor.continue();
+  });
 }

@@ -3,7 +3,9 @@ import { isFinalState, type OutboxEntry } from "./entry";
 import {
   assertMetaKey,
   assertStorableEntry,
+  type CommitResult,
   compareEntries,
+  decideCommit,
   findLiveEntry,
   isSupersededByDefault,
   type OutboxStore,
@@ -24,6 +26,8 @@ export class MemoryStore implements OutboxStore {
   readonly #entries = new Map<string, OutboxEntry>();
   /** namespace → id → value */
   readonly #meta = new Map<string, Map<string, unknown>>();
+  /** namespace → runId → background run record */
+  readonly #background = new Map<string, Map<string, unknown>>();
   #closed = false;
 
   async get(key: string): Promise<OutboxEntry | undefined> {
@@ -36,6 +40,19 @@ export class MemoryStore implements OutboxStore {
     this.#assertOpen("put");
     assertStorableEntry("put", entry);
     this.#entries.set(entry.key, cloneFor("put", entry));
+  }
+
+  async commit(entry: OutboxEntry): Promise<CommitResult> {
+    this.#assertOpen("commit");
+    assertStorableEntry("commit", entry);
+    // No await between the read and the write: that is what makes it atomic here.
+    const result = decideCommit(this.#entries.get(entry.key), entry);
+    if (!result.committed) {
+      return { committed: false, current: result.current && structuredClone(result.current) };
+    }
+    const stored = cloneFor("commit", result.entry);
+    this.#entries.set(entry.key, stored);
+    return { committed: true, entry: structuredClone(stored) };
   }
 
   async listByNamespace(namespace: string): Promise<OutboxEntry[]> {
@@ -93,6 +110,30 @@ export class MemoryStore implements OutboxStore {
       if (entry.namespace === namespace) this.#entries.delete(key);
     }
     this.#meta.delete(namespace);
+    this.#background.delete(namespace);
+  }
+
+  async listBackgroundRuns(namespace: string): Promise<unknown[]> {
+    this.#assertOpen("listBackgroundRuns");
+    return [...(this.#background.get(namespace)?.values() ?? [])].map((record) => structuredClone(record));
+  }
+
+  async putBackgroundRun(namespace: string, runId: string, record: unknown): Promise<void> {
+    this.#assertOpen("putBackgroundRun");
+    assertMetaKey("putBackgroundRun", namespace, runId);
+    const copy = cloneFor("putBackgroundRun", record);
+    let area = this.#background.get(namespace);
+    if (area === undefined) {
+      area = new Map();
+      this.#background.set(namespace, area);
+    }
+    area.set(runId, copy);
+  }
+
+  async deleteBackgroundRun(namespace: string, runId: string): Promise<void> {
+    this.#assertOpen("deleteBackgroundRun");
+    assertMetaKey("deleteBackgroundRun", namespace, runId);
+    this.#background.get(namespace)?.delete(runId);
   }
 
   async getMeta(namespace: string, id: string): Promise<unknown> {

@@ -2,7 +2,7 @@ import { deleteDB } from "idb";
 import { afterEach, expect, test, vi } from "vitest";
 import type { OutboxError } from "../errors/outbox-error";
 import { requestPersistentStorage } from "../storage/request-persistence";
-import { IdbStore } from "./idb-store";
+import { IdbStore, OUTBOX_DB_VERSION } from "./idb-store";
 import { type OpenedOutboxStore, openOutboxStore } from "./open-store";
 import { makeTestEntry } from "./store-contract";
 
@@ -35,22 +35,30 @@ test("Chromium's IndexedDB opens durably and keeps entries across a reopen", asy
   expect(await second.store.get(entry.key)).toEqual(entry);
 });
 
-test("another tab's upgrade closes this store instead of being blocked by it", async () => {
+test("another tab's upgrade closes this store instead of being blocked by it, and the store reopens", async () => {
   const dbName = uniqueName();
   const onClose = vi.fn<(reason: OutboxError) => void>();
-  const result = await openOutboxStore({ dbName, onClose });
+  let reopened = () => {};
+  const reopen = new Promise<void>((resolve) => {
+    reopened = resolve;
+  });
+  const result = await openOutboxStore({ dbName, onClose, onReopen: () => reopened() });
   opened.push(result);
   expect(result.durable).toBe(true);
+  const entry = makeTestEntry();
+  await result.store.put(entry);
 
   const upgraded = await new Promise<IDBDatabase>((resolve, reject) => {
-    const request = indexedDB.open(dbName, 2);
+    const request = indexedDB.open(dbName, OUTBOX_DB_VERSION + 1);
     request.onblocked = () => reject(new Error("the upgrade was blocked"));
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
-  upgraded.close();
   expect(onClose).toHaveBeenCalledTimes(1);
-  await expect(result.store.put(makeTestEntry())).rejects.toMatchObject({ kind: "storage_unavailable" });
+  upgraded.close();
+  await reopen;
+  expect(await result.store.get(entry.key)).toEqual(entry);
+  expect((await result.store.commit({ ...entry, attempts: 1 })).committed).toBe(true);
 });
 
 test("navigator.storage.persist() is asked and answered without throwing", async () => {

@@ -1,7 +1,7 @@
 import { IDBFactory } from "fake-indexeddb";
 import { afterEach, expect, test, vi } from "vitest";
 import type { OutboxError } from "../errors/outbox-error";
-import { IdbStore } from "./idb-store";
+import { IdbStore, OUTBOX_DB_VERSION } from "./idb-store";
 import { MemoryStore } from "./memory-store";
 import { type OpenedOutboxStore, openOutboxStore } from "./open-store";
 import { makeTestEntry } from "./store-contract";
@@ -77,7 +77,7 @@ test("a factory whose open throws (sandboxed frame, private mode): falls back", 
   await expectWorkingFallback(result);
 });
 
-test("an open request that errors (a newer database version on disk): falls back", async () => {
+test("a newer database version on disk without the outbox stores: falls back and says why", async () => {
   const factory = new IDBFactory();
   await new Promise<void>((resolve, reject) => {
     const request = factory.open("outbox-newer", 5);
@@ -90,8 +90,28 @@ test("an open request that errors (a newer database version on disk): falls back
   const result = await open({ indexedDB: factory, dbName: "outbox-newer" });
   const reason = fallbackReason(result);
   expect(reason.kind).toBe("storage_unavailable");
-  expect(reason.message).toContain("VersionError");
+  expect(reason.message).toContain("not an outbox database");
   await expectWorkingFallback(result);
+});
+
+test("a newer database version that keeps the outbox stores (newer code in another tab) is used as is", async () => {
+  const factory = new IDBFactory();
+  const first = await open({ indexedDB: factory, dbName: "outbox-newer-compatible" });
+  const entry = makeTestEntry();
+  await first.store.put(entry);
+  first.store.close();
+  await new Promise<void>((resolve, reject) => {
+    const request = factory.open("outbox-newer-compatible", OUTBOX_DB_VERSION + 3);
+    request.onupgradeneeded = () => request.result.createObjectStore("added-by-newer-code");
+    request.onsuccess = () => {
+      request.result.close();
+      resolve();
+    };
+    request.onerror = () => reject(request.error);
+  });
+  const result = await open({ indexedDB: factory, dbName: "outbox-newer-compatible" });
+  expect(result.durable).toBe(true);
+  expect(await result.store.get(entry.key)).toEqual(entry);
 });
 
 test("a database with our name but another schema is not used", async () => {
@@ -129,24 +149,59 @@ test("a blocked open falls back at once and releases the connection if it comple
   expect(close).toHaveBeenCalledTimes(1);
 });
 
-test("another tab upgrading the database: the store closes itself instead of blocking it", async () => {
+test("another tab upgrading the database: the store closes itself, reopens at the new version and continues", async () => {
   const factory = new IDBFactory();
   const onClose = vi.fn<(reason: OutboxError) => void>();
-  const result = await open({ indexedDB: factory, dbName: "outbox-upgrade", onClose });
+  let reopened = () => {};
+  const onReopen = vi.fn(() => reopened());
+  const result = await open({ indexedDB: factory, dbName: "outbox-upgrade", onClose, onReopen });
   expect(result.durable).toBe(true);
-  await result.store.put(makeTestEntry());
+  const entry = makeTestEntry();
+  await result.store.put(entry);
+  const reopen = new Promise<void>((resolve) => {
+    reopened = resolve;
+  });
 
   const upgraded = await new Promise<IDBDatabase>((resolve, reject) => {
-    const request = factory.open("outbox-upgrade", 2);
+    const request = factory.open("outbox-upgrade", OUTBOX_DB_VERSION + 1);
     request.onblocked = () => reject(new Error("the upgrade was blocked"));
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
-  upgraded.close();
 
   expect(onClose).toHaveBeenCalledTimes(1);
   expect(onClose.mock.calls[0]?.[0].kind).toBe("storage_unavailable");
-  await expect(result.store.get("any")).rejects.toMatchObject({ kind: "storage_unavailable" });
+  // A call made while the store reopens waits for it rather than failing.
+  const during = result.store.get(entry.key);
+  upgraded.close();
+  await reopen;
+  expect(await during).toEqual(entry);
+  expect(onReopen).toHaveBeenCalledTimes(1);
+  const sending = await result.store.commit({ ...entry, state: "sending" });
+  expect(sending.committed).toBe(true);
+});
+
+test("a store whose database turns into something else cannot reopen: it says so, once, and never spins", async () => {
+  const factory = new IDBFactory();
+  const onUnavailable = vi.fn<(reason: OutboxError) => void>();
+  const result = await open({ indexedDB: factory, dbName: "outbox-replaced", onUnavailable });
+  const store = result.store as IdbStore;
+  // Newer code that dropped the stores this code needs.
+  await new Promise<void>((resolve, reject) => {
+    const request = factory.open("outbox-replaced", OUTBOX_DB_VERSION + 1);
+    request.onupgradeneeded = () => request.result.deleteObjectStore("entries");
+    request.onsuccess = () => {
+      request.result.close();
+      resolve();
+    };
+    request.onerror = () => reject(request.error);
+  });
+  await expect(store.get("any")).rejects.toMatchObject({ kind: "storage_unavailable" });
+  expect(store.connection).toBe("unavailable");
+  expect(onUnavailable).toHaveBeenCalledTimes(1);
+  expect(onUnavailable.mock.calls[0]?.[0].message).toContain("not an outbox database");
+  await expect(store.commit(makeTestEntry())).rejects.toMatchObject({ kind: "storage_unavailable" });
+  expect(onUnavailable).toHaveBeenCalledTimes(1);
 });
 
 test("importing the store modules touches no browser global (SSR safe)", async () => {

@@ -18,6 +18,10 @@ export interface OpenOutboxStoreOptions {
   readonly dbName?: string;
   /** Forwarded to the IndexedDB store: the connection closed under it (see `IdbStoreOptions.onClose`). */
   readonly onClose?: (reason: OutboxError) => void;
+  /** Forwarded to the IndexedDB store: it reopened after a close (see `IdbStoreOptions.onReopen`). */
+  readonly onReopen?: () => void;
+  /** Forwarded to the IndexedDB store: it cannot reopen (see `IdbStoreOptions.onUnavailable`). */
+  readonly onUnavailable?: (reason: OutboxError) => void;
 }
 
 export type OpenedOutboxStore =

@@ -23,8 +23,21 @@ import { EntryState, type OutboxEntry } from "./entry";
 export interface OutboxStore {
   /** The entry stored under this idempotency key, or `undefined`. */
   get(key: string): Promise<OutboxEntry | undefined>;
-  /** Inserts or overwrites the entry with this key; resolves once durable. */
+  /**
+   * Inserts or overwrites the entry with this key as given (its `revision`
+   * included); resolves once durable. Unconditional: for seeding a store and for
+   * tests. Changes to an entry go through {@link OutboxStore.commit}.
+   */
   put(entry: OutboxEntry): Promise<void>;
+  /**
+   * Compare-and-set: writes `entry` only if the stored entry's revision is
+   * `entry.revision` (the one the writer read; absent counts as 0), checked and
+   * written in one transaction, and stores it with the revision one higher.
+   * Refused when another writer got there first (another tab, a leader that
+   * lost its lock) or the entry is gone (discarded, or wiped by `clear`): a
+   * change is never written over newer state and a wiped entry never comes back.
+   */
+  commit(entry: OutboxEntry): Promise<CommitResult>;
   /** Every entry of one namespace, oldest first (`createdAt`, then `key`). */
   listByNamespace(namespace: string): Promise<OutboxEntry[]>;
   /** Every entry answering one interrupt, oldest first, including superseded ones. */
@@ -45,8 +58,20 @@ export interface OutboxStore {
    * for an entry that has no final verdict yet, leaving it untouched.
    */
   delete(key: string): Promise<boolean>;
-  /** Wipes one namespace: all its entries, final or not, and all its metadata. The sign-out path. */
+  /**
+   * Wipes one namespace: all its entries, final or not, its background runs and
+   * all its metadata. The sign-out path.
+   */
   clear(namespace: string): Promise<void>;
+  /**
+   * Every background run record of a namespace, as stored (validate before use).
+   * Each record is its own row keyed by [namespace, runId]: two tabs writing two
+   * runs at once never lose one.
+   */
+  listBackgroundRuns(namespace: string): Promise<unknown[]>;
+  /** Stores one background run record (structured-cloneable) under [namespace, runId]; resolves once durable. */
+  putBackgroundRun(namespace: string, runId: string, record: unknown): Promise<void>;
+  deleteBackgroundRun(namespace: string, runId: string): Promise<void>;
   /** A metadata value, or `undefined`. Values are returned as stored: validate them before use. */
   getMeta(namespace: string, id: string): Promise<unknown>;
   /** Stores a structured-cloneable value under (namespace, id); resolves once durable. */
@@ -63,6 +88,30 @@ export interface PutIfAbsentOptions {
    * @default isSupersededByDefault (only `needs_user` entries are superseded)
    */
   readonly isSuperseded?: (existing: OutboxEntry) => boolean;
+}
+
+export type CommitResult =
+  | { readonly committed: true; readonly entry: OutboxEntry }
+  | {
+      readonly committed: false;
+      /** What is stored now (newer than what the writer read), or `undefined` if the entry is gone. */
+      readonly current: OutboxEntry | undefined;
+    };
+
+/** The revision an entry was read at; entries written before revisions existed count as 0. */
+export function revisionOf(entry: OutboxEntry | undefined): number {
+  return entry?.revision ?? 0;
+}
+
+/**
+ * The compare-and-set rule both stores apply inside one transaction: `next`
+ * may replace `stored` only if it was derived from exactly that revision.
+ */
+export function decideCommit(stored: OutboxEntry | undefined, next: OutboxEntry): CommitResult {
+  if (stored === undefined || revisionOf(stored) !== revisionOf(next)) {
+    return { committed: false, current: stored };
+  }
+  return { committed: true, entry: { ...next, revision: revisionOf(next) + 1 } };
 }
 
 export type PutIfAbsentResult =

@@ -53,6 +53,10 @@ function inState(state: EntryState): OutboxEntry {
       return deepFreeze(reduceEntry(sending, { type: "verdict", verdict: verdicts.paused, at: T0 + 3 }));
     case "expired":
       return deepFreeze(reduceEntry(queued, { type: "expired", at: queued.expiresAt }));
+    case "held":
+      return deepFreeze({ ...queued, state: "held", batch: { interruptIds: ["int-1", "int-2"] } });
+    case "stalled":
+      return deepFreeze(reduceEntry(sending, { type: "stalled", reason: "spent", error: null, at: T0 + 3 }));
     default:
       return deepFreeze(reduceEntry(streaming, { type: "verdict", verdict: verdicts[state], at: T0 + 3 }));
   }

@@ -31,7 +31,7 @@
  */
 
 import type { Verdict } from "../outcome/verdict";
-import { type Decision, isFinalState, type OutboxEntry } from "./entry";
+import { type Decision, type DeliveryCounters, isFinalState, NO_COUNTERS, type OutboxEntry } from "./entry";
 import type { EntryAction } from "./reducer-actions";
 
 export type { EntryAction, EntryActionType } from "./reducer-actions";
@@ -54,6 +54,8 @@ export interface CreateEntryInput {
   readonly now: number;
   /** How long the entry is kept before reconciliation. @default 82800000 (23 h) */
   readonly retentionMs?: number;
+  /** Set when the run asked more than one question: the entry starts `held`. */
+  readonly batch?: OutboxEntry["batch"];
 }
 
 /** A fresh `queued` entry, never sent. */
@@ -66,7 +68,8 @@ export function createEntry(input: CreateEntryInput): OutboxEntry {
     runId: input.runId,
     body: input.body,
     decision: input.decision,
-    state: "queued",
+    ...(input.batch ? { batch: input.batch } : {}),
+    state: input.batch ? "held" : "queued",
     attempts: 0,
     nextAttemptAt: null,
     cursor: { runId: input.runId, lastSeq: 0, acked: false },
@@ -86,6 +89,16 @@ const inFlight = (entry: OutboxEntry) => entry.state === "sending" || entry.stat
 
 function notBefore(entry: OutboxEntry, at: number): boolean {
   return entry.nextAttemptAt !== null && at < entry.nextAttemptAt;
+}
+
+/** The entry's persisted counters (entries from before counters existed start at zero). */
+export function countersOf(entry: OutboxEntry): DeliveryCounters {
+  return entry.counters ?? NO_COUNTERS;
+}
+
+/** A fresh budget: what a resumed stalled entry starts with. */
+function resumedCounters(entry: OutboxEntry): DeliveryCounters {
+  return { ...countersOf(entry), serverFailures: 0, reattachesWithoutProgress: 0, budgetChecks: 0 };
 }
 
 function positive(value: number | undefined): number {
@@ -149,11 +162,17 @@ function applyVerdict(
 export function reduceEntry(entry: OutboxEntry, action: EntryAction): OutboxEntry {
   if (isFinalState(entry.state)) return entry;
   switch (action.type) {
-    case "attempt-started":
+    case "attempt-started": {
       if (entry.state !== "queued" && entry.state !== "retry_wait") return entry;
       if (notBefore(entry, action.at)) return entry;
+      // The bytes are fixed once: a body built earlier is never re-shaped.
+      const body = entry.body === "" ? (action.body ?? "") : entry.body;
+      if (body === "") return entry;
+      const counters = countersOf(entry);
       return {
         ...entry,
+        body,
+        counters: counters.firstSentAt === null ? { ...counters, firstSentAt: action.at } : counters,
         state: "sending",
         attempts: entry.attempts + 1,
         everSent: true,
@@ -161,6 +180,50 @@ export function reduceEntry(entry: OutboxEntry, action: EntryAction): OutboxEntr
         // A new POST starts a new stream: its ack and sequence numbers start over.
         cursor: { runId: entry.runId, lastSeq: 0, acked: false },
         verdictDetail: null,
+        updatedAt: action.at,
+      };
+    }
+    case "sealed":
+      if (entry.state !== "held") return entry;
+      return {
+        ...entry,
+        state: "queued",
+        runId: action.runId,
+        body: action.body,
+        cursor: { runId: action.runId, lastSeq: 0, acked: false },
+        ...(entry.batch
+          ? { batch: action.sendsWith ? { ...entry.batch, sendsWith: action.sendsWith } : entry.batch }
+          : {}),
+        updatedAt: action.at,
+      };
+    case "follow": {
+      const leader = action.leader;
+      // A final verdict is each answer's own (settled per interrupt), never copied.
+      if (entry.state === "held" || isFinalState(leader.state)) return entry;
+      return {
+        ...entry,
+        state: leader.state,
+        body: leader.body,
+        attempts: leader.attempts,
+        nextAttemptAt: leader.nextAttemptAt,
+        cursor: leader.cursor,
+        lastError: leader.lastError,
+        verdictDetail: leader.verdictDetail,
+        everSent: leader.everSent,
+        counters: countersOf(leader),
+        updatedAt: action.at,
+      };
+    }
+    case "counted":
+      return { ...entry, counters: action.counters, updatedAt: action.at };
+    case "stalled":
+      if (entry.state === "held" || entry.state === "paused") return entry;
+      return {
+        ...entry,
+        state: "stalled",
+        nextAttemptAt: null,
+        lastError: action.error ?? entry.lastError,
+        verdictDetail: action.reason,
         updatedAt: action.at,
       };
     case "claim-acked": {
@@ -189,6 +252,9 @@ export function reduceEntry(entry: OutboxEntry, action: EntryAction): OutboxEntr
       if (entry.state !== "paused") return entry;
       return { ...entry, state: "queued", nextAttemptAt: null, updatedAt: action.at };
     case "retry-now":
+      if (entry.state === "stalled") {
+        return { ...entry, state: "queued", counters: resumedCounters(entry), updatedAt: action.at };
+      }
       if (entry.state !== "retry_wait") return entry;
       return { ...entry, state: "queued", nextAttemptAt: null, updatedAt: action.at };
     case "expired":
@@ -204,6 +270,9 @@ export function reduceEntry(entry: OutboxEntry, action: EntryAction): OutboxEntr
       // Keep the key and the bytes: the server's idempotency makes a resend safe,
       // and an acknowledged run is re-attached rather than resent.
       if (entry.state === "streaming" && entry.cursor.acked) return entry;
+      if (entry.state === "stalled") {
+        return { ...entry, state: "queued", counters: resumedCounters(entry), updatedAt: action.at };
+      }
       if (!inFlight(entry)) return entry;
       return { ...entry, state: "queued", nextAttemptAt: null, updatedAt: action.at };
     default:

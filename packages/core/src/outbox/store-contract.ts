@@ -251,6 +251,93 @@ export function runOutboxStoreContract(
       expect(await store.listByInterrupt("alice", "thread-1", "interrupt-2")).toEqual([]);
     });
 
+    test("commit writes only over the revision the writer read, and bumps it", async () => {
+      const store = await open();
+      const entry = makeTestEntry();
+      await store.put(entry);
+      const read = await store.get(entry.key);
+      if (read === undefined) throw new Error("missing entry");
+      expect(read.revision).toBeUndefined();
+
+      const sending = await store.commit({ ...read, state: EntryState.sending, attempts: 1 });
+      expect(sending).toEqual({
+        committed: true,
+        entry: { ...entry, state: EntryState.sending, attempts: 1, revision: 1 },
+      });
+      expect(await store.get(entry.key)).toEqual({
+        ...entry,
+        state: EntryState.sending,
+        attempts: 1,
+        revision: 1,
+      });
+
+      // A writer that read revision 0 (an old leader's queued commit) is refused and sees what is stored.
+      const stale = await store.commit({ ...read, state: EntryState.retryWait });
+      expect(stale).toEqual({
+        committed: false,
+        current: { ...entry, state: EntryState.sending, attempts: 1, revision: 1 },
+      });
+      // A writer from the future is refused as well: only the exact revision counts.
+      const ahead = await store.commit({ ...read, state: EntryState.applied, revision: 7 });
+      expect(ahead.committed).toBe(false);
+
+      if (!sending.committed) throw new Error("unreachable");
+      const applied = await store.commit({ ...sending.entry, state: EntryState.applied });
+      expect(applied.committed && applied.entry.revision).toBe(2);
+      expect((await store.get(entry.key))?.state).toBe(EntryState.applied);
+    });
+
+    test("commit never brings back an entry that is gone (discarded or wiped by clear)", async () => {
+      const store = await open();
+      const entry = makeTestEntry({ state: EntryState.streaming });
+      await store.put(entry);
+      await store.clear(entry.namespace);
+      expect(await store.commit({ ...entry, state: EntryState.applied })).toEqual({
+        committed: false,
+        current: undefined,
+      });
+      expect(await store.get(entry.key)).toBeUndefined();
+      expect(await store.listByNamespace(entry.namespace)).toEqual([]);
+    });
+
+    test("concurrent commits from one revision: exactly one wins", async () => {
+      const store = await open();
+      const entry = makeTestEntry();
+      await store.put(entry);
+      const results = await Promise.all([
+        store.commit({ ...entry, state: EntryState.applied }),
+        store.commit({ ...entry, state: EntryState.lost }),
+      ]);
+      expect(results.filter((result) => result.committed)).toHaveLength(1);
+      const stored = await store.get(entry.key);
+      expect(stored?.revision).toBe(1);
+      const winner = results.find((result) => result.committed);
+      expect(winner?.committed && winner.entry.state).toBe(stored?.state);
+    });
+
+    test("background runs: one row per [namespace, runId], listed per namespace, wiped by clear", async () => {
+      const store = await open();
+      await Promise.all([
+        store.putBackgroundRun("alice", "run-a", { runId: "run-a", state: "starting" }),
+        store.putBackgroundRun("alice", "run-b", { runId: "run-b", state: "starting" }),
+        store.putBackgroundRun("bob", "run-a", { runId: "run-a", owner: "bob" }),
+      ]);
+      const byRun = (records: unknown[]) =>
+        [...records].sort((a, b) =>
+          (a as { runId: string }).runId < (b as { runId: string }).runId ? -1 : 1,
+        );
+      expect(byRun(await store.listBackgroundRuns("alice"))).toEqual([
+        { runId: "run-a", state: "starting" },
+        { runId: "run-b", state: "starting" },
+      ]);
+      await store.putBackgroundRun("alice", "run-a", { runId: "run-a", state: "polling" });
+      await store.deleteBackgroundRun("alice", "run-b");
+      expect(await store.listBackgroundRuns("alice")).toEqual([{ runId: "run-a", state: "polling" }]);
+      await store.clear("alice");
+      expect(await store.listBackgroundRuns("alice")).toEqual([]);
+      expect(await store.listBackgroundRuns("bob")).toEqual([{ runId: "run-a", owner: "bob" }]);
+    });
+
     test("callers get copies: mutating inputs or results never changes what is stored", async () => {
       const store = await open();
       const entry = makeTestEntry();
@@ -350,6 +437,33 @@ export function runOutboxStoreContract(
         const reopened = await reconnect(store);
         expect(await reopened.listByNamespace("alice")).toEqual([queued, streaming]);
         expect(await reopened.getMeta("alice", "background:resp-1")).toEqual({ token: "ct", lastSeq: 7 });
+      });
+
+      test("two connections (two tabs) committing from one revision: one wins, the other sees it", async () => {
+        const tabA = await open();
+        const tabB = await reconnect(tabA);
+        const entry = makeTestEntry();
+        await tabA.put(entry);
+        const [a, b] = await Promise.all([
+          tabA.commit({ ...entry, state: EntryState.applied }),
+          tabB.commit({ ...entry, state: EntryState.elsewhere }),
+        ]);
+        expect([a, b].filter((result) => result.committed)).toHaveLength(1);
+        const loser = a.committed ? b : a;
+        const winner = a.committed ? a : b;
+        expect(loser.committed).toBe(false);
+        if (loser.committed || !winner.committed) throw new Error("unreachable");
+        expect(loser.current).toEqual(winner.entry);
+      });
+
+      test("two connections (two tabs) starting background runs at once keep both", async () => {
+        const tabA = await open();
+        const tabB = await reconnect(tabA);
+        await Promise.all([
+          tabA.putBackgroundRun("alice", "run-a", { runId: "run-a" }),
+          tabB.putBackgroundRun("alice", "run-b", { runId: "run-b" }),
+        ]);
+        expect(await tabA.listBackgroundRuns("alice")).toHaveLength(2);
       });
 
       test("two connections (two tabs) answering one interrupt store one entry", async () => {

@@ -1,5 +1,5 @@
 import type { Message } from "../protocol";
-import type { ServerKind } from "./delivery-signal";
+import type { ServerKind } from "./server-kind";
 
 /**
  * What a thread says about whether the tool behind an interrupt ran. A tool

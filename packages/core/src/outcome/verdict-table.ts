@@ -216,6 +216,13 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     description:
       "Another device rejected first (Agent Framework stores a rejection as a tool message): nothing ran.",
   },
+  "hydrated-approve-still-open": {
+    signal: "hydration after the first attempt of an approval: the question still open, no tool result",
+    description:
+      "The server released the answer (a failure before the tool, or a claim rolled back): the same submission is sent once more.",
+    decision:
+      "Only after the first attempt: Agent Framework 1.0.1 keeps showing a consumed question as open while every resend is NOT_FOUND, so a later hydration that still shows it open is lost, not another retry.",
+  },
   "hydrated-approve-no-tool-result": {
     signal: "hydration after an approval: no tool result, or only an error marker, in the thread",
     description:

@@ -1,6 +1,8 @@
-import type { Timers } from "../client/deps";
-
-export type { Timers };
+/** Timer functions. The handle is opaque: Node returns an object, browsers a number. */
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
 
 /**
  * The platform timers, behind wrapper lambdas so that fake timers installed

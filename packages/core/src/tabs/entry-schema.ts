@@ -35,6 +35,18 @@ const EntryErrorSchema = z.looseObject({
   status: z.exactOptional(z.number()),
 });
 
+const DeliveryCountersSchema = z.looseObject({
+  serverFailures: z.int().check(z.nonnegative()),
+  reattachesWithoutProgress: z.int().check(z.nonnegative()),
+  budgetChecks: z.int().check(z.nonnegative()),
+  firstSentAt: z.nullable(z.number()),
+});
+
+const EntryBatchSchema = z.looseObject({
+  interruptIds: z.array(z.string()),
+  sendsWith: z.exactOptional(z.string()),
+});
+
 export const OutboxEntrySchema = z.looseObject({
   key: z.string().check(z.minLength(1)),
   namespace: z.string().check(z.minLength(1)),
@@ -43,6 +55,9 @@ export const OutboxEntrySchema = z.looseObject({
   toolCallId: z.exactOptional(z.string()),
   runId: z.string().check(z.minLength(1)),
   body: z.string(),
+  responseSchema: z.exactOptional(z.unknown()),
+  batch: z.exactOptional(EntryBatchSchema),
+  counters: z.exactOptional(DeliveryCountersSchema),
   decision: DecisionSchema,
   state: z.enum(EntryState),
   attempts: z.int().check(z.nonnegative()),
@@ -55,6 +70,7 @@ export const OutboxEntrySchema = z.looseObject({
   everSent: z.boolean(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  revision: z.exactOptional(z.int().check(z.nonnegative())),
   expiresAt: z.number(),
 });
 

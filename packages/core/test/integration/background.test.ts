@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { startMockServer } from "@agui-outbox/mock-server";
 import { afterEach, expect, test } from "vitest";
 import type { BackgroundRunRecord } from "../../src/background/background-run-record";
-import { backgroundRunMetaId } from "../../src/background/background-run-store";
 import { BackgroundRuns, type BackgroundRunsOptions } from "../../src/background/background-runs";
 import { VirtualTime } from "../../src/background/virtual-time.test-util";
 import { MemoryStore } from "../../src/outbox/memory-store";
@@ -180,7 +179,7 @@ test("start → polls → completed: the tool ran once and the thread shows its 
   expect(started.verdict).toBe("polling");
   expect(started.continuationToken).toMatch(/^bgt_/);
   // The record is durable before the first poll.
-  expect(await store.getMeta("user-1", backgroundRunMetaId(started.runId))).toMatchObject({
+  expect(await storedRun(store, started.runId)).toMatchObject({
     runId: started.runId,
     continuationToken: started.continuationToken,
   });
@@ -195,8 +194,15 @@ test("start → polls → completed: the tool ran once and the thread shows its 
   expect(threads.get("t-bg").run.name).toBe("finished");
   expectAppliedOnce(applied, started.runId);
   expect(done.lastSeq).toBe(applied.at(-1)?.seq);
-  expect(await store.getMeta("user-1", backgroundRunMetaId(started.runId))).toEqual(done);
+  expect(await storedRun(store, started.runId)).toEqual(done);
 });
+
+/** The run's record as stored, or undefined. */
+async function storedRun(store: OutboxStore, runId: string): Promise<unknown> {
+  return (await store.listBackgroundRuns("user-1")).find(
+    (record) => (record as { runId?: unknown }).runId === runId,
+  );
+}
 
 /** A page's connection to the test's IndexedDB (fake-indexeddb, shared by every page of the test). */
 async function openPageStore(harness: Harness): Promise<OutboxStore> {
@@ -223,10 +229,7 @@ test("a reload while the run goes on: the next runner polls with the persisted t
 
   // The next page: a new connection to the same database, a new runner.
   const nextStore = await openPageStore(harness);
-  const persisted = (await nextStore.getMeta(
-    "user-1",
-    backgroundRunMetaId(started.runId),
-  )) as BackgroundRunRecord;
+  const persisted = (await storedRun(nextStore, started.runId)) as BackgroundRunRecord;
   expect(persisted.continuationToken).toBe(afterFirstPoll.continuationToken);
   expect(persisted.lastSeq).toBe(afterFirstPoll.lastSeq);
   const next = makeRunner(harness, { store: nextStore, threads });
@@ -241,7 +244,7 @@ test("a reload while the run goes on: the next runner polls with the persisted t
   expectAppliedOnce(applied, started.runId);
   expect(toolMessages(threads, "t-reload")).toHaveLength(1);
   expect(texts(threads, "t-reload").filter((text) => text === "Deployed to prod.")).toHaveLength(1);
-  expect(await nextStore.getMeta("user-1", backgroundRunMetaId(started.runId))).toEqual(done);
+  expect(await storedRun(nextStore, started.runId)).toEqual(done);
   nextStore.close();
 });
 
@@ -291,9 +294,9 @@ test("submission refused for good: lost, the record kept with the raw code, the 
     name: "failed",
     code: "BACKGROUND_TOOL_DELIVERY_REJECTED",
   });
-  expect(await store.getMeta("user-1", backgroundRunMetaId(started.runId))).toEqual(done);
+  expect(await storedRun(store, started.runId)).toEqual(done);
   await expect(runner.discard(started.runId)).resolves.toBeUndefined();
-  expect(await store.getMeta("user-1", backgroundRunMetaId(started.runId))).toBeUndefined();
+  expect(await storedRun(store, started.runId)).toBeUndefined();
 });
 
 test("a tool cut off mid-execution: lost (indeterminate), never re-run", async () => {
@@ -535,4 +538,138 @@ test("a second namespace never sees or polls the first one's runs", async () => 
   });
   runners.push(other);
   expect(await other.resumeAll()).toEqual([]);
+});
+
+/** Every start request a fetch saw: its Idempotency-Key and exact body. */
+interface StartRecord {
+  readonly key: string | null;
+  readonly body: string;
+}
+
+function recordingStarts(onStart?: (response: Response) => Promise<Response>): {
+  fetch: (input: string, init?: RequestInit) => Promise<Response>;
+  starts: StartRecord[];
+} {
+  const starts: StartRecord[] = [];
+  return {
+    starts,
+    fetch: async (input, init) => {
+      const isStart = input.endsWith("/agent") && init?.method === "POST";
+      if (isStart) {
+        const headers = new Headers(init?.headers);
+        starts.push({ key: headers.get("idempotency-key"), body: String(init?.body) });
+      }
+      const response = await fetch(input, init);
+      return isStart && onStart ? onStart(response) : response;
+    },
+  };
+}
+
+function runnerWithFetch(
+  harness: Harness,
+  store: OutboxStore,
+  threads: ThreadRegistry,
+  fetchLike: (input: string, init?: RequestInit) => Promise<Response>,
+): { runner: BackgroundRuns; time: VirtualTime } {
+  const time = new VirtualTime();
+  const url = `${harness.server.url}/agent`;
+  const runner = new BackgroundRuns({
+    namespace: "user-1",
+    url,
+    deps: {
+      fetch: fetchLike,
+      now: time.now,
+      timers: time.timers,
+      random: () => 0,
+      randomUUID: () => crypto.randomUUID(),
+    },
+    store,
+    threads,
+    http: new AgentHttp({ url, fetch: fetchLike, now: time.now, parseRetryAfter }),
+    retry: { backoff: { baseMs: 100, capMs: 1_000 } },
+    pollIntervalMs: 1_000,
+  });
+  runners.push(runner);
+  return { runner, time };
+}
+
+test("the run is written ahead: a page that dies after sending the start leaves a record the next page finishes, with the same key, one run", async () => {
+  const harness = await startHarness();
+  const store = await openPageStore(harness);
+  const { threads } = recordingThreads();
+  // The server starts the run, but the page is gone before the answer arrives.
+  const first = recordingStarts(() => new Promise<Response>(() => {}));
+  const page1 = runnerWithFetch(harness, store, threads, first.fetch);
+  page1.runner.activate();
+  void page1.runner.start({ threadId: "t-ahead", text: "please deploy to prod" }).catch(() => {});
+  for (let tries = 0; tries < 500 && first.starts.length === 0; tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  expect(first.starts).toHaveLength(1);
+  expect(first.starts[0]?.key).toMatch(/^[0-9a-f-]{36}$/);
+  const written = (await store.listBackgroundRuns("user-1")) as BackgroundRunRecord[];
+  expect(written).toMatchObject([{ verdict: "starting", idempotencyKey: first.starts[0]?.key }]);
+  page1.runner.dispose();
+  store.close();
+
+  const nextStore = await openPageStore(harness);
+  const second = recordingStarts();
+  const page2 = runnerWithFetch(harness, nextStore, new ThreadRegistry(), second.fetch);
+  const [resumed] = await page2.runner.resumeAll();
+  if (resumed === undefined) throw new Error("the written-ahead run was not found");
+  page2.runner.activate();
+  const done = await runReaches(page2.runner, resumed.runId, isFinal);
+
+  expect(done.verdict).toBe("completed");
+  // The retry is the same start: same key, byte-identical body.
+  expect(second.starts).toEqual([first.starts[0]]);
+  expect(await ledger(harness)).toHaveLength(1);
+  const status = (await (await fetch(`${harness.server.url}/agent/runs/${resumed.runId}`)).json()) as {
+    status: string;
+  };
+  expect(status.status).toBe("finished");
+  nextStore.close();
+});
+
+test("a start answered 503 stays written and is sent again with the same key and bytes; the run completes once", async () => {
+  const harness = await startHarness();
+  await chaos(harness, [{ point: "before-response", action: "status", status: 503 }]);
+  const store = new MemoryStore();
+  const starts = recordingStarts();
+  const { runner } = runnerWithFetch(harness, store, new ThreadRegistry(), starts.fetch);
+  runner.activate();
+  const started = await runner.start({ threadId: "t-start-503", text: "please deploy to prod" });
+  expect(started.verdict).toBe("starting");
+  const done = await runReaches(runner, started.runId, isFinal);
+  expect(done.verdict).toBe("completed");
+  expect(starts.starts).toHaveLength(2);
+  expect(starts.starts[1]).toEqual(starts.starts[0]);
+  expect(await ledger(harness)).toHaveLength(1);
+  expect(done.startBody).toBeNull();
+});
+
+test("two tabs starting background runs at the same moment keep both: each is polled to completion", async () => {
+  const harness = await startHarness();
+  const [storeA, storeB] = await Promise.all([openPageStore(harness), openPageStore(harness)]);
+  const tabA = makeRunner(harness, { store: storeA, threads: new ThreadRegistry() });
+  const tabB = makeRunner(harness, { store: storeB, threads: new ThreadRegistry() });
+  const [a, b] = await Promise.all([
+    tabA.runner.start({ threadId: "t-tab-a", text: "please deploy to prod" }),
+    tabB.runner.start({ threadId: "t-tab-b", text: "please deploy to staging" }),
+  ]);
+  storeA.close();
+  storeB.close();
+
+  // The tab that polls (here a third page) finds both.
+  const leaderStore = await openPageStore(harness);
+  const leader = makeRunner(harness, { store: leaderStore, threads: new ThreadRegistry() });
+  const resumed = await leader.runner.resumeAll();
+  expect(resumed.map((run) => run.runId).sort()).toEqual([a.runId, b.runId].sort());
+  leader.runner.activate();
+  await Promise.all([
+    runReaches(leader.runner, a.runId, isFinal),
+    runReaches(leader.runner, b.runId, isFinal),
+  ]);
+  expect(await ledger(harness)).toHaveLength(2);
+  leaderStore.close();
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   type AgUiEvent,
   BackgroundPollRequestSchema,
@@ -93,9 +94,37 @@ export class BackgroundEngine {
     return this.#deps.state().background[runId]?.token ?? null;
   }
 
-  start(input: RunAgentInput): BackgroundAnswer {
+  /**
+   * Starts a background run. With an `Idempotency-Key`, a repeat of the same
+   * start (a retry after a lost response) answers with the run the first one
+   * started and its current token: no second run, no second token. The key
+   * lives in the same window as resume keys; another body under it is refused.
+   */
+  start(input: RunAgentInput, raw: Buffer, idempotencyKey: string | undefined): BackgroundAnswer {
     const { threadId, runId } = input;
     const state = this.#deps.state();
+    if (idempotencyKey !== undefined) {
+      const bodyHash = createHash("sha256").update(raw).digest("hex");
+      const record = state.idempotency[idempotencyKey];
+      if (record !== undefined && record.bodyHash !== bodyHash) {
+        return error(
+          422,
+          OutcomeCode.IDEMPOTENCY_KEY_REUSED,
+          "this Idempotency-Key was used with a different body; a new start needs a new key",
+        );
+      }
+      const started = record === undefined ? undefined : state.background[record.runId];
+      if (started !== undefined) return { kind: "json", status: 202, body: this.#response(started, 0) };
+      if (record === undefined && state.runs[runId] === undefined) {
+        state.idempotency[idempotencyKey] = {
+          key: idempotencyKey,
+          bodyHash,
+          runId,
+          threadId,
+          createdAt: this.#deps.options.clock.now(),
+        };
+      }
+    }
     if (state.runs[runId] !== undefined) {
       return error(
         409,

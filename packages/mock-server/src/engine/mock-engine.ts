@@ -307,7 +307,7 @@ export class MockEngine {
 
     const background = (input.forwardedProps as { background?: unknown } | undefined)?.background === true;
     if (background && (input.resume ?? []).length === 0 && input.messages.length > 0) {
-      return this.#background.start(input);
+      return this.#background.start(input, raw, idempotencyKey);
     }
 
     if (input.resume !== undefined && input.resume.length > 0) {

@@ -1,0 +1,98 @@
+import type { StoreApi } from "zustand/vanilla";
+import type { BackgroundRuns } from "../background/index";
+import type { DeliveryEngine } from "../delivery/delivery-engine";
+import { backoffDelay } from "../retry/backoff";
+import type { OutboxDeps } from "./deps";
+import { type ErrorSink, ErrorSource } from "./error-sink";
+import type { Lifecycle } from "./lifecycle";
+import type { ConnectionState } from "./outbox-state";
+
+export interface LeadershipOptions {
+  readonly deps: OutboxDeps;
+  readonly connection: StoreApi<ConnectionState>;
+  readonly lifecycle: Lifecycle;
+  readonly sink: ErrorSink;
+  readonly engine: () => DeliveryEngine | undefined;
+  readonly background: BackgroundRuns;
+  /** The tab still holds the lock. */
+  readonly isLeader: () => boolean;
+}
+
+/*
+ * Leadership changes run one after another, so a quick loss never races a takeover:
+ *
+ *   granted ─▶ (ready) ─▶ [re-read entries] ─▶ activate delivery + background runs
+ *              (the delivery itself sends nothing new until the server kind is known)
+ *                 a step fails (storage) ─▶ reported, tried again after a full-jitter backoff
+ *   lost ─▶ deactivate at once (durable state stays)
+ */
+export class Leadership {
+  readonly #options: LeadershipOptions;
+  #chain: Promise<void> = Promise.resolve();
+  #retryTimer: unknown;
+
+  constructor(options: LeadershipOptions) {
+    this.#options = options;
+  }
+
+  onChange(isLeader: boolean): void {
+    const { connection, lifecycle, background } = this.#options;
+    connection.setState({ leader: isLeader });
+    if (!isLeader) {
+      this.#cancelRetry();
+      this.#options.engine()?.deactivate();
+      background.deactivate();
+      return;
+    }
+    // Granted before the first read finished: that read (begun with the channel
+    // open) is recent enough. Granted later: read again.
+    this.#enqueue(lifecycle.isReady, 0);
+  }
+
+  /** Stops any retry that is waiting. */
+  stop(): void {
+    this.#cancelRetry();
+  }
+
+  #enqueue(reread: boolean, attempt: number): void {
+    this.#chain = this.#chain
+      .then(() => this.#lead(reread))
+      .catch((error: unknown) => {
+        this.#options.sink.report(error, ErrorSource.leadership);
+        this.#retryLater(attempt);
+      });
+  }
+
+  async #lead(reread: boolean): Promise<void> {
+    const { lifecycle, background, isLeader } = this.#options;
+    await lifecycle.whenReady();
+    const engine = this.#options.engine();
+    if (!engine || lifecycle.isDisposed) return;
+    // Followers may have written answers while no tab led: read them all.
+    if (reread) await engine.load();
+    if (isLeader() && !lifecycle.isDisposed) {
+      await engine.activate();
+      await background.resumeAll();
+      background.activate();
+    }
+  }
+
+  #retryLater(attempt: number): void {
+    const { deps, lifecycle, isLeader } = this.#options;
+    if (lifecycle.isDisposed || !isLeader()) return;
+    this.#cancelRetry();
+    this.#retryTimer = deps.timers.setTimeout(
+      () => {
+        this.#retryTimer = undefined;
+        if (isLeader() && !lifecycle.isDisposed) this.#enqueue(true, attempt + 1);
+      },
+      backoffDelay(attempt, { random: deps.random }),
+    );
+  }
+
+  #cancelRetry(): void {
+    if (this.#retryTimer === undefined) return;
+    this.#options.deps.timers.clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+  }
+}

@@ -1,0 +1,140 @@
+import type { StoreApi } from "zustand/vanilla";
+import { ErrorKind, isOutboxError } from "../errors/outbox-error";
+import type { OutboxStore } from "../outbox/outbox-store";
+import type { ServerKind } from "../outcome/delivery-signal";
+import { MetadataKey, RecoveryCapabilitySchema } from "../protocol";
+import { backoffDelay } from "../retry/backoff";
+import { isAbsentRoute } from "../transport/absent-route";
+import type { AgentHttp } from "../transport/agent-http";
+import type { OutboxDeps } from "./deps";
+import { type ErrorSink, ErrorSource } from "./error-sink";
+import type { ConnectionState } from "./outbox-state";
+
+const CAPABILITIES_META_ID = "server-kind";
+
+/*
+ * Which rules the server in front of us follows:
+ *
+ *   unknown ──cached kind read──▶ known(cache) ──capabilities──▶ known(capabilities)
+ *      ▲└────────────────capabilities answer──────────────────────────┘  │
+ *      └──────── contradicted (the server answered like another kind) ◀──┘
+ *   capabilities fail ─▶ link `unreachable`, ask again after a full-jitter backoff
+ *
+ * Nothing new is sent while the kind is unknown: a body is shaped for a known
+ * kind. Until capabilities answer, outcomes of answers already sent are read
+ * with the last kind known. A 404 from the capabilities route is an answer (no
+ * contract), not an outage.
+ */
+export type ServerKindState =
+  | { readonly name: "unknown" }
+  | { readonly name: "known"; readonly kind: ServerKind; readonly from: "cache" | "capabilities" };
+
+export interface ServerKindMachineOptions {
+  readonly namespace: string;
+  readonly http: AgentHttp;
+  readonly deps: OutboxDeps;
+  readonly connection: StoreApi<ConnectionState>;
+  readonly store: () => OutboxStore | undefined;
+  readonly sink: ErrorSink;
+  /** The kind became known (again): what waited for it may go. */
+  readonly onKnown: () => void;
+}
+
+export class ServerKindMachine {
+  readonly #options: ServerKindMachineOptions;
+  #state: ServerKindState = { name: "unknown" };
+  #timer: unknown;
+  #stopped = false;
+  /** Bumped on every refresh started, so a late answer of an older one is ignored. */
+  #generation = 0;
+
+  constructor(options: ServerKindMachineOptions) {
+    this.#options = options;
+  }
+
+  get state(): ServerKindState {
+    return this.#state;
+  }
+
+  /** The rules in force: the known kind, else the last one known (the connection state's). */
+  current(): ServerKind {
+    return this.#state.name === "known" ? this.#state.kind : this.#options.connection.getState().serverKind;
+  }
+
+  known(): boolean {
+    return this.#state.name === "known";
+  }
+
+  /**
+   * The server answered in a way its kind does not (a contract server never
+   * starts a resume without the claim ack): forget the kind, say so, and ask
+   * again before anything new is sent.
+   */
+  contradicted(reason: string): void {
+    if (this.#state.name !== "known" || this.#stopped) return;
+    this.#state = { name: "unknown" };
+    this.#options.connection.setState({ link: { name: "detecting", reason } });
+    if (this.#timer !== undefined) this.#options.deps.timers.clearTimeout(this.#timer);
+    this.#options.sink.track(this.refresh(), ErrorSource.capabilities);
+  }
+
+  /** True when a server kind from an earlier start was found in storage. */
+  async loadCached(opened: OutboxStore): Promise<boolean> {
+    const cached = await opened.getMeta(this.#options.namespace, CAPABILITIES_META_ID).catch(() => undefined);
+    if (cached !== "contract" && cached !== "degraded") return false;
+    this.#state = { name: "known", kind: cached, from: "cache" };
+    this.#options.connection.setState({ serverKind: cached });
+    this.#options.onKnown();
+    return true;
+  }
+
+  /** Reads capabilities; on failure asks again after a backoff. Resolves after the first answer or failure. */
+  async refresh(attempt = 0): Promise<void> {
+    const { http, deps, connection } = this.#options;
+    const generation = ++this.#generation;
+    try {
+      const capabilities = await http.capabilities();
+      if (generation !== this.#generation) return;
+      const recovery = RecoveryCapabilitySchema.safeParse(capabilities.custom?.[MetadataKey.recovery]);
+      await this.#set(recovery.success ? "contract" : "degraded");
+    } catch (error) {
+      if (this.#stopped || generation !== this.#generation) return;
+      // A server that has no capabilities route at all (Agent Framework's AG-UI
+      // endpoint answers 404) has no contract either: that is an answer, not an outage.
+      if (isOutboxError(error) && error.kind === ErrorKind.http && isAbsentRoute(error.status)) {
+        await this.#set("degraded");
+        return;
+      }
+      const delay = backoffDelay(attempt, { random: deps.random });
+      connection.setState({
+        link: {
+          name: "unreachable",
+          reason: isOutboxError(error) ? error.message : "The agent could not be reached.",
+          retryAt: deps.now() + delay,
+        },
+      });
+      this.#timer = deps.timers.setTimeout(() => {
+        this.#options.sink.track(this.refresh(attempt + 1), ErrorSource.capabilities);
+      }, delay);
+    }
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer !== undefined) this.#options.deps.timers.clearTimeout(this.#timer);
+  }
+
+  async #set(kind: ServerKind): Promise<void> {
+    const { connection } = this.#options;
+    this.#state = { name: "known", kind, from: "capabilities" };
+    connection.setState({ serverKind: kind });
+    connection.setState({
+      link: connection.getState().online ? { name: "connected", serverKind: kind } : { name: "offline" },
+    });
+    this.#options.onKnown();
+    await this.#options
+      .store()
+      ?.putMeta(this.#options.namespace, CAPABILITIES_META_ID, kind)
+      .catch(() => {});
+  }
+}

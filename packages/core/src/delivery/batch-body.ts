@@ -1,0 +1,54 @@
+import { buildBatchResumeBody } from "../answer/build-resume-body";
+import { checkAnswer } from "../answer/validate-answer";
+import type { OutboxEntry } from "../outbox/entry";
+import { buildResumeResolution, type ResumeResolution } from "../outcome/degraded-payload";
+import type { ServerKind } from "../outcome/delivery-signal";
+
+export type BuiltBody =
+  | { readonly ok: true; readonly body: string }
+  /** An answer whose payload, shaped for this server, its schema refuses. */
+  | { readonly ok: false; readonly interruptId: string; readonly message: string };
+
+/** One answer's resume resolution, shaped for `serverKind`. */
+export function resolutionFor(entry: OutboxEntry, serverKind: ServerKind): ResumeResolution {
+  return buildResumeResolution(entry.decision, { serverKind, responseSchema: entry.responseSchema });
+}
+
+/**
+ * The exact bytes that answer every question of `sender`'s run: `members` (the
+ * sender included) in the batch's interrupt order, under the sender's key and run.
+ */
+export function buildBodyFor(
+  sender: OutboxEntry,
+  members: readonly OutboxEntry[],
+  serverKind: ServerKind,
+): BuiltBody {
+  const order = sender.batch?.interruptIds ?? [sender.interruptId];
+  const answers: { interruptId: string; resolution: ResumeResolution }[] = [];
+  for (const interruptId of order) {
+    const member = members.find((candidate) => candidate.interruptId === interruptId);
+    if (!member) return { ok: false, interruptId, message: `No answer for interrupt ${interruptId}.` };
+    const resolution = resolutionFor(member, serverKind);
+    const schema = member.responseSchema as Readonly<Record<string, unknown>> | undefined;
+    if (resolution.status === "resolved" && schema !== undefined) {
+      const check = checkAnswer(resolution.payload, schema);
+      if (!check.valid) {
+        return {
+          ok: false,
+          interruptId,
+          message: "This server's schema refuses the answer as it is shaped for it.",
+        };
+      }
+    }
+    answers.push({ interruptId, resolution });
+  }
+  return {
+    ok: true,
+    body: buildBatchResumeBody({
+      threadId: sender.threadId,
+      runId: sender.runId,
+      idempotencyKey: sender.key,
+      answers,
+    }),
+  };
+}

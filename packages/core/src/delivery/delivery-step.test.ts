@@ -1,0 +1,65 @@
+import { expect, test } from "vitest";
+import { NO_COUNTERS, type OutboxEntry } from "../outbox/entry";
+import { createEntry, reduceEntry } from "../outbox/reducer";
+import { type DeliveryStepContext, deliveryStep } from "./delivery-step";
+
+function sending(): OutboxEntry {
+  const queued = createEntry({
+    key: "k1",
+    namespace: "ns",
+    threadId: "t1",
+    interruptId: "i1",
+    runId: "r1",
+    body: "{}",
+    decision: { kind: "approve" },
+    now: 0,
+  });
+  return reduceEntry(queued, { type: "attempt-started", at: 0 });
+}
+
+const context: DeliveryStepContext = {
+  serverKind: "contract",
+  now: 1_000,
+  retry: {},
+  jitter: 0.5,
+  serverRetryMs: undefined,
+  maxReattachesWithoutProgress: 2,
+};
+
+test("a finished run settles as applied", () => {
+  const step = deliveryStep(sending(), { type: "run-finished", replayed: false }, context);
+  expect(step.decision).toMatchObject({ type: "settle", verdict: { kind: "applied" } });
+});
+
+test("a network failure waits a full-jitter backoff: the decision is data, with its time", () => {
+  const step = deliveryStep(sending(), { type: "network-error" }, context);
+  // attempt 1, base 1 s, jitter 0.5 → 500 ms after now.
+  expect(step.decision).toMatchObject({ type: "wait", at: 1_500, verdict: { kind: "retry" } });
+});
+
+test("a stream cut after the claim re-attaches, until re-attaching stops making progress", () => {
+  const acked = reduceEntry(sending(), { type: "claim-acked", runId: "r1", seq: 1, at: 0 });
+  expect(deliveryStep(acked, { type: "stream-ended" }, context).decision).toEqual({ type: "reattach" });
+  const stuck = { ...acked, counters: { ...NO_COUNTERS, reattachesWithoutProgress: 2 } };
+  const step = deliveryStep(stuck, { type: "stream-ended" }, context);
+  expect(step.decision).toMatchObject({ type: "wait", verdict: { kind: "retry" } });
+  expect(step.counters.reattachesWithoutProgress).toBe(0);
+});
+
+test("only the server's own failures count against the budget: a network that is down never spends it", () => {
+  const budget = { ...context, retry: { budget: { maxAttempts: 1 } } };
+  const offline = deliveryStep(sending(), { type: "network-error" }, budget);
+  expect(offline.decision.type).toBe("wait");
+  expect(offline.counters.serverFailures).toBe(0);
+});
+
+test("a spent budget checks the thread once, then stalls (not final) instead of ending the entry", () => {
+  const budget = { ...context, retry: { budget: { maxAttempts: 1 } } };
+  const failure = { type: "http-status", status: 503, message: "unavailable" } as const;
+  const first = deliveryStep(sending(), failure, budget);
+  expect(first.decision).toEqual({ type: "hydrate" });
+  expect(first.counters).toMatchObject({ serverFailures: 1, budgetChecks: 1 });
+  const checked = { ...sending(), counters: first.counters };
+  const second = deliveryStep(checked, failure, budget);
+  expect(second.decision).toMatchObject({ type: "stall", error: { kind: "retry_budget_exhausted" } });
+});

@@ -1,0 +1,283 @@
+import type { OutboxDeps } from "../client/deps";
+import { isOutboxError } from "../errors/outbox-error";
+import { EntryState, type OutboxEntry } from "../outbox/entry";
+import { classifyOutcome } from "../outcome/classify";
+import { outcomeContext } from "../outcome/context";
+import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
+import { toolEvidenceIn } from "../outcome/tool-evidence";
+import { type AgUiEvent, EventType, MetadataKey, ResumeClaimAckSchema, type StreamCursor } from "../protocol";
+import { createEventLog } from "../stream/event-log";
+import type { ThreadRegistry } from "../thread/thread-registry";
+import { type AgentHttp, isHttpFailure } from "../transport/agent-http";
+import { withChildSignal } from "../transport/child-signal";
+import type { EntryBook } from "./entry-book";
+import { pumpRunStream, terminalSignal } from "./pump-run-stream";
+
+export interface DeliveryTransportOptions {
+  readonly book: EntryBook;
+  readonly http: AgentHttp;
+  readonly threads: ThreadRegistry;
+  readonly deps: OutboxDeps;
+  readonly serverKind: () => ServerKind;
+  /** Hydrates a thread from the server (shared with the thread handles). */
+  readonly hydrate: (threadId: string) => Promise<void>;
+  readonly stallTimeoutMs: number;
+  readonly maxEventBytes: number;
+  /** Aborted when delivery stops. */
+  readonly abortSignal: () => AbortSignal;
+  /** False once delivery stopped: progress is no longer written. */
+  readonly active: () => boolean;
+  /** A stream's `retry:` field, a floor for the next backoff. */
+  readonly onServerRetry: (ms: number) => void;
+  /** The server answered unlike the kind in force: its kind is read again. */
+  readonly onContradiction?: (reason: string) => void;
+}
+
+const NO_ACK_REASON = "a resume finished without the recovery contract's claim acknowledgement";
+
+/**
+ * The requests one delivery makes, each reduced to a `DeliverySignal`: the POST
+ * of the entry's exact bytes, a re-attach after its cursor, a status read and a
+ * hydration. The claim ack and the stream's progress are written on the way.
+ */
+export class DeliveryTransport {
+  readonly #options: DeliveryTransportOptions;
+  /**
+   * Keys whose resume stream started with no `x-resume` metadata at all on a
+   * contract server: if it then finishes, the contract was not followed.
+   */
+  readonly #contradicted = new Set<string>();
+  /** Per key, the furthest stream position processed whose write has not started yet. */
+  readonly #unsavedProgress = new Map<string, { seq: number; at: number }>();
+
+  constructor(options: DeliveryTransportOptions) {
+    this.#options = options;
+  }
+
+  /** Forgets unsaved progress (delivery stopped). */
+  reset(): void {
+    this.#unsavedProgress.clear();
+  }
+
+  /**
+   * One POST of the entry's exact body; undefined when the entry is not due for
+   * one. `recovering`: the entry was in flight when the last page died, so the
+   * write before the POST also records its recovery.
+   */
+  async send(key: string, recovering = false, body?: string): Promise<DeliverySignal | undefined> {
+    const { book, deps, http } = this.#options;
+    const at = deps.now();
+    const attempt =
+      body === undefined
+        ? { type: "attempt-started" as const, at }
+        : { type: "attempt-started" as const, at, body };
+    const started = recovering
+      ? await book.commit(key, { type: "recovered-on-start", at }, attempt)
+      : await book.commit(key, attempt);
+    if (!started || started.state !== EntryState.sending) return undefined;
+    return withChildSignal(this.#options.abortSignal(), async (signal) => {
+      let response: Response;
+      try {
+        response = await http.postRun(started.body, { idempotencyKey: started.key, signal });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        return { type: "network-error", message: isOutboxError(error) ? error.message : "fetch failed" };
+      }
+      if (!response.ok) return this.#httpSignal(response);
+      const pumped = await this.#pump(key, response, signal);
+      // A contract server finishes a resume only after acknowledging its claim
+      // (or replaying it). "Finished" without either is a server that is not
+      // what we took it for, and no evidence the answer meant what we sent:
+      // its kind is read again, and the thread decides.
+      const unacked = this.#contradicted.delete(key);
+      if (unacked && pumped.type === "run-finished" && !pumped.replayed) {
+        this.#options.onContradiction?.(NO_ACK_REASON);
+        return this.hydrate(key);
+      }
+      return pumped;
+    });
+  }
+
+  async reattach(key: string): Promise<DeliverySignal> {
+    const entry = this.#options.book.get(key);
+    if (!entry) return { type: "network-error" };
+    return withChildSignal(this.#options.abortSignal(), async (signal) => {
+      let response: Response;
+      try {
+        response = await this.#options.http.reattach(entry.cursor.runId, entry.cursor.lastSeq, signal);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        return { type: "network-error" };
+      }
+      if (response.status === 404 || response.status === 410) {
+        await response.body?.cancel();
+        return { type: "reattach-gone", status: response.status };
+      }
+      if (!response.ok) return this.#httpSignal(response);
+      return this.#pump(key, response, signal, { runId: entry.cursor.runId, seq: entry.cursor.lastSeq });
+    });
+  }
+
+  async statusThenHydrate(key: string): Promise<DeliverySignal> {
+    const entry = this.#options.book.get(key);
+    if (!entry) return { type: "network-error" };
+    try {
+      const status = await this.#options.http.runStatus(entry.cursor.runId);
+      if (isHttpFailure(status)) {
+        if (status.status === 404 || status.status === 410) return this.hydrate(key);
+        return { type: "http-status", status: status.status, ...(status.code ? { code: status.code } : {}) };
+      }
+      if (status.terminal) {
+        const terminal = terminalSignal(status.terminal as AgUiEvent);
+        if (terminal) return terminal;
+      }
+      return { type: "run-status", status: "running" };
+    } catch {
+      return { type: "network-error" };
+    }
+  }
+
+  async hydrate(key: string): Promise<DeliverySignal> {
+    const entry = this.#options.book.get(key);
+    if (!entry) return { type: "network-error" };
+    try {
+      await this.#options.hydrate(entry.threadId);
+    } catch {
+      return { type: "network-error" };
+    }
+    return this.hydratedSignal(entry);
+  }
+
+  /** What the thread, as last hydrated, shows about `entry`'s interrupt. */
+  hydratedSignal(entry: OutboxEntry): DeliverySignal {
+    const thread = this.#options.threads.get(entry.threadId);
+    return {
+      type: "hydrated",
+      toolEvidence: toolEvidenceIn(
+        thread.messages,
+        entry.toolCallId ?? entry.interruptId,
+        this.#options.serverKind(),
+      ),
+      interruptStillOpen: thread.pendingInterrupts.some((interrupt) => interrupt.id === entry.interruptId),
+    };
+  }
+
+  /**
+   * A finished run on a server without the contract proves nothing by itself: the
+   * thread it streamed must show the tool's own result (outcome/tool-evidence.ts).
+   */
+  #withToolEvidence(key: string, signal: DeliverySignal): DeliverySignal {
+    const entry = this.#options.book.get(key);
+    if (signal.type !== "run-finished" || !entry) return signal;
+    const thread = this.#options.threads.get(entry.threadId);
+    const toolEvidence = toolEvidenceIn(thread.messages, entry.toolCallId ?? entry.interruptId, "degraded");
+    return { ...signal, toolEvidence };
+  }
+
+  async #httpSignal(response: Response): Promise<DeliverySignal> {
+    const failure = await this.#options.http.failure(response);
+    return {
+      type: "http-status",
+      status: failure.status,
+      message: failure.message,
+      ...(failure.code ? { code: failure.code } : {}),
+      ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
+    };
+  }
+
+  /** `resumeFrom`: the cursor a re-attach continues after; absent for a fresh POST. */
+  async #pump(
+    key: string,
+    response: Response,
+    abort: AbortSignal,
+    resumeFrom?: StreamCursor,
+  ): Promise<DeliverySignal> {
+    const degraded = this.#options.serverKind() === "degraded";
+    const signal = await pumpRunStream(response, {
+      ...(resumeFrom ? { log: createEventLog([resumeFrom]) } : {}),
+      timers: this.#options.deps.timers,
+      // A server without the contract sends no keepalives and takes a disconnect
+      // mid-tool for a cancellation (Agent Framework 1.7.0 then marks the answer
+      // indeterminate): our own watchdog never cuts its stream; the terminal event
+      // or the network's own cut ends it.
+      stallTimeoutMs: degraded ? Number.POSITIVE_INFINITY : this.#options.stallTimeoutMs,
+      maxEventBytes: this.#options.maxEventBytes,
+      signal: abort,
+      onRetry: (ms) => this.#options.onServerRetry(ms),
+      onEvent: (event, cursor) => this.#onEvent(key, event, cursor),
+    });
+    // What follows (classifying, re-attaching from the cursor) reads the stored progress.
+    await this.#options.book.settled(key);
+    return degraded ? this.#withToolEvidence(key, signal) : signal;
+  }
+
+  /** A promise only when the stream must wait for it (the claim's write). */
+  #onEvent(key: string, event: AgUiEvent, cursor: StreamCursor | undefined): Promise<void> | undefined {
+    const { book, deps } = this.#options;
+    const entry = book.get(key);
+    if (!entry) return undefined;
+    this.#options.threads.apply(entry.threadId, event);
+    const at = deps.now();
+    if (event.type === EventType.RUN_STARTED) {
+      if (this.#options.serverKind() === "contract" && event.metadata?.[MetadataKey.resume] === undefined) {
+        this.#contradicted.add(key);
+      }
+      const verdict = classifyOutcome(
+        { type: "run-started", acked: isOurClaimAck(event.metadata?.[MetadataKey.resume], entry) },
+        outcomeContext(entry, this.#options.serverKind()),
+      );
+      if (verdict.kind === "continue" && verdict.acked) {
+        // Awaited: from here a reload re-attaches instead of sending again.
+        return book
+          .commit(key, {
+            type: "claim-acked",
+            runId: cursor?.runId ?? entry.runId,
+            seq: cursor?.seq ?? 0,
+            at,
+          })
+          .then(() => {});
+      }
+    }
+    if (cursor && cursor.runId === entry.cursor.runId) this.#noteProgress(key, cursor.seq, at);
+    return undefined;
+  }
+
+  /**
+   * Stream progress is written behind the stream, not in its way: the cursor
+   * only decides where a re-attach after a reload starts, and a cursor that
+   * lags replays events the log already holds. While one progress write runs,
+   * later events only move the position the next write will store, so a burst
+   * costs two writes, not one per event. It never runs ahead of what was
+   * processed.
+   */
+  #noteProgress(key: string, seq: number, at: number): void {
+    const unsaved = this.#unsavedProgress.get(key);
+    if (unsaved !== undefined) {
+      if (seq > unsaved.seq) {
+        unsaved.seq = seq;
+        unsaved.at = at;
+      }
+      return;
+    }
+    this.#unsavedProgress.set(key, { seq, at });
+    const book = this.#options.book;
+    book
+      .queueWrite(key, async () => {
+        const progress = this.#unsavedProgress.get(key);
+        this.#unsavedProgress.delete(key);
+        if (progress === undefined || !this.#options.active()) return;
+        await book.commitNow(key, [{ type: "event-seen", seq: progress.seq, at: progress.at }]);
+      })
+      .catch(() => {
+        // A failed progress write leaves an older cursor: a re-attach replays a little more.
+      });
+  }
+}
+
+/** The claim ack must name our key and our interrupt: an ack for someone else's claim is not ours. */
+function isOurClaimAck(value: unknown, entry: OutboxEntry): boolean {
+  const ack = ResumeClaimAckSchema.safeParse(value);
+  return (
+    ack.success && ack.data.idempotencyKey === entry.key && ack.data.interruptIds.includes(entry.interruptId)
+  );
+}

@@ -1,0 +1,148 @@
+import type { OutboxEntry } from "../outbox/entry";
+import { compareEntries, type OutboxStore } from "../outbox/outbox-store";
+import { type EntryAction, reduceEntry } from "../outbox/reducer";
+import { withEntry, withoutEntry } from "../outbox/sorted-entries";
+
+export interface EntryBookOptions {
+  readonly namespace: string;
+  readonly store: OutboxStore;
+  /**
+   * Called after every committed change with the namespace's entries (oldest
+   * first) and the key the change touched, with its new entry (`undefined` once
+   * it is gone). No key: every entry may have changed (a read of storage).
+   */
+  readonly publish: (entries: readonly OutboxEntry[], key?: string, entry?: OutboxEntry) => void;
+  /** After a change of this tab's was written durably. */
+  readonly onCommitted?: (entry: OutboxEntry) => void;
+}
+
+/**
+ * The namespace's entries as last written, and the one way to change them: a
+ * reducer step written durably, one write per key at a time.
+ */
+export class EntryBook {
+  readonly #options: EntryBookOptions;
+  readonly #entries = new Map<string, OutboxEntry>();
+  /**
+   * The same entries in storage order, replaced (never mutated) on each change:
+   * what `publish` hands out. Kept in step with `#entries` by binary search, so a
+   * change costs no sort and no pass over the other entries.
+   */
+  #sorted: readonly OutboxEntry[] = [];
+  /** Per key, the last write queued: writes to one entry run one after another. */
+  readonly #writing = new Map<string, Promise<unknown>>();
+
+  constructor(options: EntryBookOptions) {
+    this.#options = options;
+  }
+
+  get namespace(): string {
+    return this.#options.namespace;
+  }
+
+  get(key: string): OutboxEntry | undefined {
+    return this.#entries.get(key);
+  }
+
+  values(): IterableIterator<OutboxEntry> {
+    return this.#entries.values();
+  }
+
+  /** The answers sent in `key`'s request besides its own (its batch's other entries). */
+  followersOf(key: string): OutboxEntry[] {
+    const followers: OutboxEntry[] = [];
+    for (const entry of this.#entries.values()) if (entry.batch?.sendsWith === key) followers.push(entry);
+    return followers;
+  }
+
+  /** The namespace's entries, oldest first. A snapshot: later changes make a new array. */
+  sorted(): readonly OutboxEntry[] {
+    return this.#sorted;
+  }
+
+  /**
+   * (Re)reads the namespace's entries from storage. Storage is the source of
+   * truth, except for an entry another tab reported while the read was under
+   * way: the newer of the two wins.
+   */
+  async load(): Promise<void> {
+    const stored = await this.#options.store.listByNamespace(this.#options.namespace);
+    const known = new Map(this.#entries);
+    this.#entries.clear();
+    for (const entry of stored) {
+      const mirrored = known.get(entry.key);
+      this.#entries.set(entry.key, mirrored && mirrored.updatedAt > entry.updatedAt ? mirrored : entry);
+    }
+    this.#sorted = [...this.#entries.values()].sort(compareEntries);
+    this.#options.publish(this.#sorted);
+  }
+
+  /** Holds `entry` (replacing its key's current one) and publishes the change. */
+  set(entry: OutboxEntry): void {
+    this.#entries.set(entry.key, entry);
+    this.#sorted = withEntry(this.#sorted, entry);
+    this.#options.publish(this.#sorted, entry.key, entry);
+  }
+
+  /** Drops the key; true when it was held. */
+  delete(key: string): boolean {
+    const known = this.#entries.get(key);
+    if (known === undefined) return false;
+    this.#entries.delete(key);
+    this.#sorted = withoutEntry(this.#sorted, known);
+    this.#options.publish(this.#sorted, key);
+    return true;
+  }
+
+  /** Reduces `actions` in turn and writes the result once (one step, or a recovery and its step). */
+  commit(key: string, ...actions: readonly EntryAction[]): Promise<OutboxEntry | undefined> {
+    return this.queueWrite(key, () => this.commitNow(key, actions));
+  }
+
+  /** Resolves once every write queued for `key` so far has settled. */
+  async settled(key: string): Promise<void> {
+    await this.#writing.get(key);
+  }
+
+  /**
+   * Runs `write` once the key's earlier writes are done, so each one reduces
+   * from the entry the previous one stored and the last one queued wins.
+   */
+  queueWrite<T>(key: string, write: () => Promise<T>): Promise<T> {
+    const before = this.#writing.get(key);
+    const run = before === undefined ? write() : before.then(write);
+    const settled = run.then(
+      () => {},
+      () => {},
+    );
+    this.#writing.set(key, settled);
+    void settled.then(() => {
+      if (this.#writing.get(key) === settled) this.#writing.delete(key);
+    });
+    return run;
+  }
+
+  /** Reduces and writes now; call it inside `queueWrite`. */
+  async commitNow(key: string, actions: readonly EntryAction[]): Promise<OutboxEntry | undefined> {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    let next = entry;
+    for (const action of actions) next = reduceEntry(next, action);
+    if (next === entry) return entry;
+    // Compare-and-set: a change computed from a copy another writer has since
+    // replaced (another tab, a leader that lost its lock) is not written; the
+    // stored entry is taken instead. A wiped entry is dropped, never revived.
+    const result = await this.#options.store.commit(next);
+    if (result.committed) {
+      this.set(result.entry);
+      this.#options.onCommitted?.(result.entry);
+      return result.entry;
+    }
+    if (result.current === undefined) {
+      this.delete(key);
+      return undefined;
+    }
+    this.set(result.current);
+    return result.current;
+  }
+}
