@@ -86,7 +86,7 @@ export class CommitGroup {
           this.#store,
           batch.map((pending) => pending.entry),
         );
-        batch.forEach((pending, index) => pending.resolve(results[index] as CommitResult));
+        for (const [index, pending] of batch.entries()) pending.resolve(results[index] as CommitResult);
         return;
       } catch {
         // Retried one by one below: each entry gets its own verdict and its own error.
