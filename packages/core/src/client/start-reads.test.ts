@@ -1,4 +1,5 @@
 import { expect, test } from "vitest";
+import { backgroundRuns } from "../background-runs";
 import { EntryState } from "../outbox/entry";
 import { MemoryStore } from "../outbox/memory-store";
 import { makeTestEntry } from "../outbox/store-contract";
@@ -17,6 +18,7 @@ test("a tab that holds the lock before its first read is done reads the backgrou
     url: "http://127.0.0.1:9/agent",
     namespace: "reads",
     storage: store,
+    backgroundRuns: backgroundRuns(),
     deps: {
       locks: () => undefined,
       openChannel: () => undefined,
