@@ -118,7 +118,7 @@ function App() {
   return (
     <main>
       <button type="button" onClick={() => void thread.send("please deploy to prod")}>Send</button>
-      {approvals.map((interruptId) => (
+      {approvals.map(({ interruptId }) => (
         <div key={interruptId}>
           <DefaultApprovalCard threadId={threadId} interruptId={interruptId} />
           <Verdict interruptId={interruptId} />

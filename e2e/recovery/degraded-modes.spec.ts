@@ -85,8 +85,9 @@ for (const mode of ["af-legacy", "af-lifecycle"] as const satisfies readonly Moc
           // The tool's result, read from the thread (no model text follows a failed model call).
           await expect(conversation(page)).toContainText('{"deployed":true,"target":"prod"}');
         } else {
+          // Both emulations are servers without the contract: the card says what they did not say.
           await expect(cardStatus(page)).toHaveText(
-            "Outcome unknown — the tool may have run. Your answer is kept.",
+            "Outcome unknown — the server took your answer but did not say what happened; the tool may have run. Your answer is kept.",
           );
         }
         expect(await mock.ledger(threadId)).toHaveLength(1);
