@@ -208,14 +208,13 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     signal: "hydration after an approval: the interrupt is still open and nothing ran",
     description: "Nothing was consumed and nothing ran: send again with the same key.",
     decision:
-      "\"Lost\" needs evidence the tool may have run. The retry budget (server failures only) and the non-final stall brake it.",
+      '"Lost" needs evidence the tool may have run. The retry budget (server failures only) and the non-final stall brake it.',
   },
   "hydrated-approve-no-tool-result": {
     signal: "hydration after an approval: no tool result, or only an error marker, in the thread",
     description:
       "The answer may have been consumed without a visible result, or the tool failed: keep it and tell the person.",
-    decision:
-      "An interrupt still open with nothing run is retried instead (hydrated-approve-still-open).",
+    decision: "An interrupt still open with nothing run is retried instead (hydrated-approve-still-open).",
   },
   "hydrated-decline-tool-result": {
     signal: "hydration after a reject or cancel: the thread shows the tool result",
