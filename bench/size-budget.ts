@@ -25,7 +25,7 @@
  * leadership, tab sync, a pure delivery step, an error sink) added about 1.5 kB
  * (51,129 → 52,600 bytes on its own); with the storage work 54,491. Batched
  * resumes, the `held` and `stalled` states, counters on the entry, the server kind
- * that stays unknown until known and the storage brakes bring it to 56,294: the
- * budget moves to 57,000.
+ * that stays unknown until known, its re-detection, the storage brakes and the
+ * waits that survive a jumping wall clock bring it to 57,016: the budget moves to 57,500.
  */
-export const SIZE_BUDGET_GZIP_BYTES = 57_000;
+export const SIZE_BUDGET_GZIP_BYTES = 57_500;

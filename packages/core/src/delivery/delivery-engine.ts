@@ -31,6 +31,9 @@ import { KeyTimers } from "./key-timers";
 
 export type { DeliveryEngineOptions } from "./delivery-options";
 
+/** A wall clock behind a finished timer by more than this has jumped. */
+const CLOCK_SLACK_MS = 1_000;
+
 export class DeliveryEngine {
   readonly #options: DeliveryEngineOptions;
   readonly #book: EntryBook;
@@ -48,6 +51,8 @@ export class DeliveryEngine {
   readonly #recovering = new Set<string>();
   /** Per key, storage failures in a row: the backoff before the next try (storage cannot hold it while failing). */
   readonly #storageFailures = new Map<string, number>();
+  /** Keys whose wait a timer saw through (real time), whatever the wall clock says. */
+  readonly #waited = new Set<string>();
   /** Never-sent entries waiting for the server kind to be known. */
   readonly #waitingForKind = new Set<string>();
   #abort = new AbortController();
@@ -269,12 +274,24 @@ export class DeliveryEngine {
 
   /** Schedules `key` again in `ms`, replacing any timer it had; `deactivate` cancels it. */
   #wakeAfter(key: string, ms: number): void {
-    this.#timers.set(key, ms, () => this.schedule(key));
+    this.#timers.set(key, ms, () => {
+      this.#waited.add(key);
+      this.schedule(key);
+    });
   }
 
+  /**
+   * How long the entry still waits. Timers measure real time; `nextAttemptAt` is
+   * wall-clock time, which can jump (a clock corrected between page loads, or
+   * under a running page). A wait never lasts longer than it was planned for
+   * (`nextAttemptAt - updatedAt`), and once a timer waited it through, a wall
+   * clock that lags by more than a second does not hold the answer further.
+   */
   #waitBeforeAttempt(entry: OutboxEntry): number {
     if (entry.state !== EntryState.retryWait || entry.nextAttemptAt === null) return 0;
-    return entry.nextAttemptAt - this.#options.deps.now();
+    const left = entry.nextAttemptAt - this.#options.deps.now();
+    if (this.#waited.has(entry.key) && left > CLOCK_SLACK_MS) return 0;
+    return Math.min(left, Math.max(0, entry.nextAttemptAt - entry.updatedAt));
   }
 
   async #run(key: string): Promise<void> {
@@ -282,6 +299,7 @@ export class DeliveryEngine {
     this.#running.add(key);
     try {
       await this.#runner.deliver(key, this.#recovering.delete(key));
+      this.#waited.delete(key);
     } catch (error) {
       // A storage failure mid-delivery: the entry stays as last written, the
       // failure is shown on it (in memory: storage is what fails) and reported,

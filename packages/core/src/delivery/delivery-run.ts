@@ -55,6 +55,16 @@ export class DeliveryRun {
       this.#c.schedule(key);
       return;
     }
+    const now = this.#c.options.deps.now();
+    if (
+      initial.state === EntryState.retryWait &&
+      initial.nextAttemptAt !== null &&
+      initial.nextAttemptAt > now
+    ) {
+      // The wait is over by real time while the wall clock lags (it jumped back):
+      // the attempt may start now.
+      await this.#c.book.commit(key, { type: "retry-now", at: now });
+    }
     if (!initial.everSent && !this.#c.options.kindKnown()) {
       this.#c.waitForKind(key);
       return;

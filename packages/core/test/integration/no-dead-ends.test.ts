@@ -288,3 +288,45 @@ test("the server switches to af-legacy under a running page: no false 'applied',
   expect(JSON.parse(final.body).resume[0].payload).toMatchObject({ accepted: true });
   expect(await ledger(harness)).toHaveLength(1);
 });
+
+for (const jump of [-60 * MINUTE, 60 * MINUTE]) {
+  test(`a wall clock that jumps ${jump < 0 ? "back" : "ahead"} an hour during a Retry-After: sent after the wait, not early, not an hour late`, async () => {
+    const harness = await startHarness();
+    const time = new VirtualTime({ realAboveMs: 40_000 });
+    let offset = 0;
+    const sends: number[] = [];
+    const reachServer = recordingFetch([]);
+    const client = makeClient(harness, {
+      retry: {},
+      deps: {
+        now: () => time.now() + offset,
+        timers: time.timers,
+        fetch: (input, init) => {
+          if (new Headers(init?.headers).has("idempotency-key")) {
+            sends.push(time.now());
+            // Hold the loop's timers after the first send, so the clock can jump mid-wait.
+            if (sends.length === 1) time.hold();
+          }
+          return reachServer(input, init);
+        },
+      },
+    });
+    await client.start();
+    const interrupt = await askForDeployment(client, `t-clock-${jump}`);
+    await chaos(harness, [{ point: "before-response", action: "status", status: 503, retryAfterMs: 5_000 }]);
+    const entry = await client.answer({
+      threadId: `t-clock-${jump}`,
+      interruptId: interrupt.id,
+      approved: true,
+    });
+    await until(() => entryOf(client, entry.key).state === "retry_wait", "the Retry-After wait");
+    offset = jump;
+    time.release();
+    const final = await settled(client, entry.key);
+    expect(final.state).toBe("applied");
+    expect(sends).toHaveLength(2);
+    const gap = (sends[1] ?? 0) - (sends[0] ?? 0);
+    expect(gap).toBeGreaterThanOrEqual(5_000);
+    expect(gap).toBeLessThan(MINUTE);
+  });
+}
