@@ -497,7 +497,7 @@ const CASES: readonly RowCase[] = [
     row: "hydrated-approve-still-open",
     server: "degraded",
     signal: { type: "hydrated", toolEvidence: "not_run", interruptStillOpen: true },
-    context: { sentBefore: true },
+    context: { sentBefore: false },
     expected: { kind: "retry" },
   },
   {
