@@ -208,7 +208,7 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     signal: "hydration after an approval: the interrupt is still open and nothing ran",
     description: "Nothing was consumed and nothing ran: send again with the same key.",
     decision:
-      '"Lost" needs evidence the tool may have run. The retry budget (server failures only) and the non-final stall brake it.',
+      '"Lost" needs evidence the tool may have run. On a server without the contract only a never-sent answer is retried (Agent Framework 1.0.1 shows a consumed question as open). The retry budget (server failures only) and the stall brake it.',
   },
   "hydrated-approve-no-tool-result": {
     signal: "hydration after an approval: no tool result, or only an error marker, in the thread",
