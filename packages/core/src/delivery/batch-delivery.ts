@@ -41,8 +41,9 @@ export class BatchDelivery {
         (candidate) =>
           candidate.threadId === entry.threadId &&
           candidate.interruptId === interruptId &&
-          candidate.state === EntryState.held &&
-          candidate.batch?.interruptIds.join() === ids,
+          candidate.batch?.interruptIds.join() === ids &&
+          // Held, or already sealed to this sender by a seal a reload cut short.
+          (candidate.state === EntryState.held || candidate.batch?.sendsWith === entry.key),
       );
       if (!member) return undefined;
       members.push(member);

@@ -145,6 +145,9 @@ export class DeliveryEngine {
       // resend's `sending`), so a recovered answer costs one write before it goes.
       if (reduceEntry(entry, { type: "recovered-on-start", at }) !== entry) this.#recovering.add(entry.key);
       this.schedule(entry.key);
+      // A batch whose answers are all in, but whose seal a reload cut short (or
+      // two tabs answered at once): sealed now.
+      if (entry.state === EntryState.held) this.#track(this.sealBatch(entry));
     }
   }
 
