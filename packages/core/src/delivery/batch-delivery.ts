@@ -42,8 +42,10 @@ export class BatchDelivery {
           candidate.threadId === entry.threadId &&
           candidate.interruptId === interruptId &&
           candidate.batch?.interruptIds.join() === ids &&
-          // Held, or already sealed to this sender by a seal a reload cut short.
-          (candidate.state === EntryState.held || candidate.batch?.sendsWith === entry.key),
+          // Held, or already sealed by a seal a reload (or a refused write) cut short.
+          (candidate.state === EntryState.held ||
+            candidate.batch?.sendsWith === entry.key ||
+            (candidate.key !== entry.key && candidate.batch?.sendsWith === undefined)),
       );
       if (!member) return undefined;
       members.push(member);
@@ -59,17 +61,30 @@ export class BatchDelivery {
   ): Promise<OutboxEntry | undefined> {
     const members = this.members(entry);
     if (!members) return entry;
+    // Another answer of the batch already sends for it (its body holds every
+    // answer, this one included): this one follows it.
+    const sender = members.find(
+      (member) =>
+        member.key !== entry.key && member.state !== EntryState.held && member.batch?.sendsWith === undefined,
+    );
+    if (sender) {
+      const follow = {
+        type: "sealed",
+        runId: sender.runId,
+        body: sender.body,
+        sendsWith: sender.key,
+        at,
+      } as const;
+      return this.#book.commit(entry.key, follow);
+    }
     const built = serverKind === undefined ? undefined : buildBodyFor(entry, members, serverKind);
     const body = built?.ok ? built.body : "";
     for (const member of members) {
       if (member.key === entry.key) continue;
-      await this.#book.commit(member.key, {
-        type: "sealed",
-        runId: entry.runId,
-        body,
-        sendsWith: entry.key,
-        at,
-      });
+      const action = { type: "sealed", runId: entry.runId, body, sendsWith: entry.key, at } as const;
+      const sealed = await this.#book.commit(member.key, action);
+      // Refused (another writer changed it first): once more, from what is stored now.
+      if (sealed?.state === EntryState.held) await this.#book.commit(member.key, action);
     }
     return this.#book.commit(entry.key, { type: "sealed", runId: entry.runId, body, at });
   }
