@@ -8,6 +8,8 @@ export const FINAL_VERDICTS: ReadonlySet<string> = new Set(["applied", "elsewher
 
 export interface CardView {
   readonly tab: number;
+  /** The question the card asks. */
+  readonly interruptId: string;
   /** The card's `data-state`, or null when no card is on screen. */
   readonly state: string | null;
   /** The "You approved." line: the kept answer, as the person sees it. */
@@ -16,7 +18,8 @@ export interface CardView {
 
 export interface Observation {
   readonly decision: Decision;
-  readonly interruptId: string;
+  /** Every question the run asked (one, or two answered in one resume). */
+  readonly interruptIds: readonly string[];
   /** This thread's outbox entries, from IndexedDB. */
   readonly entries: readonly StoredEntry[];
   /** This thread's tool executions, from the mock's ledger. */
@@ -30,9 +33,11 @@ export function checkInvariants(observed: Observation): string[] {
   const violations: string[] = [];
   const { entries, executions } = observed;
 
-  // No answer dropped: the one answer given is on disk, once.
+  // No answer dropped: each answer given is on disk, once.
+  const questions = observed.interruptIds.length;
   if (entries.length === 0) violations.push("the answer is gone: no outbox entry");
-  if (entries.length > 1) violations.push(`one answer made ${entries.length} outbox entries`);
+  if (entries.length !== questions && entries.length > 0)
+    violations.push(`${questions} answer(s) made ${entries.length} outbox entries`);
   for (const entry of entries) {
     if (!FINAL_VERDICTS.has(entry.state)) violations.push(`an answer was left in state "${entry.state}"`);
     if (entry.decision === null || entry.decision === undefined)
@@ -48,10 +53,10 @@ export function checkInvariants(observed: Observation): string[] {
   }
 
   // "Applied" must be true: an approval ran the tool, a rejection did not.
-  const entry = entries[0];
-  const ran = runs.get(observed.interruptId) ?? 0;
-  const occurrence = observed.occurrences.find((item) => item.interruptId === observed.interruptId);
-  if (entry?.state === "applied") {
+  for (const entry of entries) {
+    const ran = runs.get(entry.interruptId) ?? 0;
+    const occurrence = observed.occurrences.find((item) => item.interruptId === entry.interruptId);
+    if (entry.state !== "applied") continue;
     const approved = observed.decision !== "reject";
     if (approved && ran !== 1) violations.push(`an approval shown as applied, but the tool ran ${ran} times`);
     if (!approved && ran !== 0) violations.push("a rejection shown as applied, but the tool ran");
@@ -60,13 +65,13 @@ export function checkInvariants(observed: Observation): string[] {
       violations.push(`applied, but the server's occurrence is ${occurrence.state}, not ${expected}`);
   }
 
-  // Every open tab shows the verdict, with the answer kept on screen.
-  if (entry !== undefined) {
-    for (const card of observed.cards) {
-      if (card.state !== entry.state)
-        violations.push(`tab ${card.tab} shows "${card.state ?? "no card"}" for a ${entry.state} answer`);
-      if (!card.decisionText) violations.push(`tab ${card.tab} does not show the kept answer`);
-    }
+  // Every open tab shows each verdict, with the answer kept on screen.
+  for (const card of observed.cards) {
+    const entry = entries.find((candidate) => candidate.interruptId === card.interruptId);
+    if (entry === undefined) continue;
+    if (card.state !== entry.state)
+      violations.push(`tab ${card.tab} shows "${card.state ?? "no card"}" for a ${entry.state} answer`);
+    if (!card.decisionText) violations.push(`tab ${card.tab} does not show the kept answer`);
   }
   return violations;
 }

@@ -2,7 +2,6 @@
 import { randomUUID } from "node:crypto";
 import { type Browser, expect, type Page } from "@playwright/test";
 import {
-  answerSaved,
   approvalCard,
   askToDeploy,
   openThread,
@@ -25,15 +24,29 @@ export interface ScheduleResult {
 /** After faults stop, the longest an answer may take to settle: the backoff cap plus slack. */
 const SETTLE_MS = 45_000;
 
+/** Answers every question on screen with the schedule's decision (edits on the first only). */
 async function answer(page: Page, schedule: Schedule): Promise<void> {
-  const card = approvalCard(page);
-  if (schedule.decision === "reject") await card.getByTestId("reject").click();
-  else {
-    if (schedule.decision === "approve-edited")
-      await card.getByRole("textbox", { name: /Target/ }).fill("staging");
-    await card.getByTestId("approve").click();
+  for (let index = 0; index < schedule.questions; index += 1) {
+    const card = approvalCard(page).nth(index);
+    if (schedule.decision === "reject") await card.getByTestId("reject").click();
+    else {
+      if (schedule.decision === "approve-edited" && index === 0)
+        await card.getByRole("textbox", { name: /Target/ }).fill("staging");
+      await card.getByTestId("approve").click();
+    }
+    await expect(card).not.toHaveAttribute("data-state", "unanswered");
   }
-  await answerSaved(page);
+}
+
+/** Asks the question(s) and waits until every card is on screen, unanswered. */
+async function ask(page: Page, schedule: Schedule): Promise<void> {
+  if (schedule.questions === 1) {
+    await askToDeploy(page);
+    return;
+  }
+  await page.getByLabel("Your message", { exact: true }).fill("deploy to prod and staging");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.locator('[data-testid="approval-card"][data-state="unanswered"]')).toHaveCount(2);
 }
 
 async function waitUntilSettled(page: Page, threadId: string): Promise<StoredEntry[]> {
@@ -46,17 +59,21 @@ async function waitUntilSettled(page: Page, threadId: string): Promise<StoredEnt
   }
 }
 
-async function readCard(page: Page, tab: number, expected: string | undefined): Promise<CardView> {
-  const card = approvalCard(page);
-  // The screen follows the store: give it a moment to show the settled state.
-  if (expected !== undefined)
+/** Every card of one tab, as the person sees it. */
+async function readCards(page: Page, tab: number, entries: readonly StoredEntry[]): Promise<CardView[]> {
+  const views: CardView[] = [];
+  for (const entry of entries) {
+    const card = page.locator(`[data-testid="approval-card"][data-interrupt-id="${entry.interruptId}"]`);
+    // The screen follows the store: give it a moment to show the settled state.
     await expect(card)
-      .toHaveAttribute("data-state", expected, { timeout: 5000 })
+      .toHaveAttribute("data-state", entry.state, { timeout: 5000 })
       .catch(() => undefined);
-  const state = (await card.count()) === 1 ? await card.getAttribute("data-state") : null;
-  const decision = card.getByTestId("approval-decision");
-  const decisionText = (await decision.count()) === 1 ? await decision.textContent() : null;
-  return { tab, state, decisionText };
+    const state = (await card.count()) === 1 ? await card.getAttribute("data-state") : null;
+    const decision = card.getByTestId("approval-decision");
+    const decisionText = (await decision.count()) === 1 ? await decision.textContent() : null;
+    views.push({ tab, interruptId: entry.interruptId, state, decisionText });
+  }
+  return views;
 }
 
 /** Runs one schedule in a fresh browser context (its own IndexedDB, storage and tabs). */
@@ -77,21 +94,34 @@ export async function runSchedule(
   const threadId = `soak-${schedule.seed}-${randomUUID().slice(0, 4)}`;
   await mock.reset();
   const context = await browser.newContext({ baseURL });
+  // Capabilities failing at start: the client must send nothing until it knows the server.
+  let capabilityFailures = schedule.capabilityFailures;
+  if (capabilityFailures > 0) {
+    await context.route("**/agent/capabilities", (route) => {
+      if (capabilityFailures <= 0) return route.continue();
+      capabilityFailures -= 1;
+      return route.fulfill({ status: 503, body: "unavailable" });
+    });
+  }
   mark("context");
   try {
     const tabs: (Page | null)[] = [await context.newPage()];
     const first = tabs[0] as Page;
     await openThread(first, threadId);
     mark("open");
-    await askToDeploy(first);
+    await ask(first, schedule);
     mark("ask");
     if (schedule.secondTab) {
       const second = await context.newPage();
       await openThread(second, threadId);
-      await second.locator('[data-testid="approval-card"][data-state="unanswered"]').waitFor();
+      await expect(second.locator('[data-testid="approval-card"][data-state="unanswered"]')).toHaveCount(
+        schedule.questions,
+      );
       tabs.push(second);
     }
-    const interruptId = (await approvalCard(first).getAttribute("data-interrupt-id")) ?? "";
+    const interruptIds = await approvalCard(first).evaluateAll((cards) =>
+      cards.map((card) => card.getAttribute("data-interrupt-id") ?? ""),
+    );
     if (schedule.faults.length > 0)
       await mock.addFaults(...schedule.faults.map((fault) => ({ ...fault, threadId })));
 
@@ -119,12 +149,12 @@ export async function runSchedule(
     const entries = await waitUntilSettled(watcher.page, threadId);
     mark("settle");
     const cards: CardView[] = [];
-    for (const { page, tab } of open) cards.push(await readCard(page, tab, entries[0]?.state));
+    for (const { page, tab } of open) cards.push(...(await readCards(page, tab, entries)));
     const executions = await mock.ledger(threadId);
     mark("observe");
     const violations = checkInvariants({
       decision: schedule.decision,
-      interruptId,
+      interruptIds,
       entries,
       executions,
       occurrences: await mock.occurrences(threadId),

@@ -18,6 +18,10 @@ export interface Schedule {
   readonly secondTab: boolean;
   /** The tab the person answers in (0 or 1). */
   readonly answerIn: number;
+  /** Questions the run asks: 2 is "deploy to prod and staging", answered in one resume. */
+  readonly questions: 1 | 2;
+  /** `GET /agent/capabilities` fails this many times when the page starts. */
+  readonly capabilityFailures: number;
   /** Server faults for this thread, queued once the question is on screen. */
   readonly faults: readonly Omit<Fault, "threadId">[];
   /** What the browser does right after the answer is on disk, in order. */
@@ -56,19 +60,23 @@ export function drawSchedule(seed: number): Schedule {
   const decision = random.pick<Decision>(["approve", "approve", "approve", "approve-edited", "reject"]);
   const secondTab = random.chance(0.35);
   const answerIn = secondTab ? random.int(0, 1) : 0;
+  const questions = random.chance(0.3) ? 2 : 1;
+  const capabilityFailures = random.chance(0.25) ? random.int(1, 2) : 0;
   const faults = Array.from({ length: random.int(0, 3) }, () => random.pick(FAULTS)(random));
   const steps: Step[] = [];
   let firstOpen = true;
   for (let i = random.int(0, 3); i > 0; i -= 1) {
     const roll = random.next();
     if (roll < 0.3) steps.push({ kind: "wait", ms: random.int(0, 1000) });
-    else if (roll < 0.55) steps.push({ kind: "offline", ms: random.int(200, 1200) });
+    else if (roll < 0.47) steps.push({ kind: "offline", ms: random.int(200, 1200) });
+    // A long offline period: longer than the backoff cap, so the answer waits past it.
+    else if (roll < 0.55) steps.push({ kind: "offline", ms: random.int(5_000, 35_000) });
     else if (secondTab && firstOpen && roll < 0.7) {
       steps.push({ kind: "close-first-tab" });
       firstOpen = false;
     } else steps.push({ kind: "reload", tab: secondTab && (!firstOpen || random.chance(0.5)) ? 1 : 0 });
   }
-  return { seed, decision, secondTab, answerIn, faults, steps };
+  return { seed, decision, secondTab, answerIn, questions, capabilityFailures, faults, steps };
 }
 
 /** One line for a log: enough to see what a schedule did. */
@@ -84,5 +92,8 @@ export function describeSchedule(schedule: Schedule): string {
             : step.kind,
       )
       .join(",") || "none";
-  return `seed ${schedule.seed}: ${schedule.decision} in tab ${schedule.answerIn}${schedule.secondTab ? " of 2" : ""}; faults ${faults}; steps ${steps}`;
+  const questions = schedule.questions === 2 ? "2 questions, " : "";
+  const capabilities =
+    schedule.capabilityFailures > 0 ? `; capabilities fail ×${schedule.capabilityFailures}` : "";
+  return `seed ${schedule.seed}: ${questions}${schedule.decision} in tab ${schedule.answerIn}${schedule.secondTab ? " of 2" : ""}; faults ${faults}; steps ${steps}${capabilities}`;
 }

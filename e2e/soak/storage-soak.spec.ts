@@ -165,13 +165,14 @@ async function runOne(
     violations.push(
       ...checkInvariants({
         decision: "approve",
-        interruptId,
+        interruptIds: [interruptId],
         entries,
         executions: await mock.ledger(threadId),
         occurrences: await mock.occurrences(threadId),
         cards: [
           {
             tab: 0,
+            interruptId,
             state: (await card.count()) === 1 ? await card.getAttribute("data-state") : null,
             decisionText: (await decision.count()) === 1 ? await decision.textContent() : null,
           },

@@ -3,6 +3,7 @@ import { buildBatchResumeBody } from "../answer/build-resume-body";
 import type { OutboxEntry } from "../outbox/entry";
 import { buildResumeResolution, type ResumeResolution } from "../outcome/degraded-payload";
 import type { ServerKind } from "../outcome/delivery-signal";
+import type { Verdict } from "../outcome/verdict";
 
 export type BuiltBody =
   | { readonly ok: true; readonly body: string }
@@ -65,5 +66,16 @@ export async function buildBodyFor(
       idempotencyKey: sender.key,
       answers,
     }),
+  };
+}
+
+/** The verdict for a body this server's schema refuses: the person decides again. */
+export function refusedBySchema(message: string): Verdict {
+  return {
+    kind: "needs_user",
+    rule: "answer-refused-by-schema",
+    reason: message,
+    error: { kind: "invalid_answer", message },
+    hydrate: false,
   };
 }

@@ -1,21 +1,14 @@
-import type { OutboxDeps } from "../client/deps";
 import { ErrorKind, isOutboxError, OutboxError } from "../errors/outbox-error";
 import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
-import type { OutboxStore } from "../outbox/outbox-store";
-import { countersOf, type EntryAction, reduceEntry } from "../outbox/reducer";
+import { reduceEntry } from "../outbox/reducer";
 import { isPrunable } from "../outbox/retention";
-import { classifyOutcome } from "../outcome/classify";
-import { outcomeContext } from "../outcome/context";
-import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
-import type { Verdict } from "../outcome/verdict";
 import { backoffDelay } from "../retry/backoff";
-import type { PlanRetryOptions } from "../retry/plan-retry";
-import type { ThreadRegistry } from "../thread/thread-registry";
-import type { AgentHttp } from "../transport/agent-http";
-import { buildBodyFor } from "./batch-body";
-import { type DeliveryStep, type DeliveryStepContext, deliveryStep } from "./delivery-step";
+import { BatchDelivery } from "./batch-delivery";
+import type { DeliveryEngineOptions } from "./delivery-options";
+import { DeliveryRun } from "./delivery-run";
 import { DeliveryTransport } from "./delivery-transport";
 import { EntryBook } from "./entry-book";
+import { KeyTimers } from "./key-timers";
 
 /*
  * One entry's delivery, from its current state to a verdict:
@@ -37,47 +30,21 @@ import { EntryBook } from "./entry-book";
  * fetch: the store is written, then the network is used.
  */
 
-export interface DeliveryEngineOptions {
-  readonly namespace: string;
-  readonly store: OutboxStore;
-  readonly http: AgentHttp;
-  readonly threads: ThreadRegistry;
-  readonly deps: OutboxDeps;
-  readonly serverKind: () => ServerKind;
-  /** False while the server kind is unknown: nothing new is sent (a body is shaped for a known kind only). */
-  readonly kindKnown: () => boolean;
-  /** The server answered unlike the kind in force (see DeliveryTransport). */
-  readonly onKindContradicted?: (reason: string) => void;
-  /** Hydrates a thread from the server (shared with the thread handles). */
-  readonly hydrate: (threadId: string) => Promise<void>;
-  /**
-   * Called after every committed change with the namespace's entries (oldest
-   * first) and the key the change touched, with its new entry (`undefined` once
-   * it is gone). No key: every entry may have changed (a read of storage).
-   */
-  readonly publish: (entries: readonly OutboxEntry[], key?: string, entry?: OutboxEntry) => void;
-  readonly onPaused: (entry: OutboxEntry) => void;
-  /** Where failures the delivery survives are reported (the client's error sink). */
-  readonly onError?: (error: unknown) => void;
-  readonly stallTimeoutMs: number;
-  readonly maxEventBytes: number;
-  readonly retry: PlanRetryOptions;
-  /** Re-attaches in a row without a new event before falling back to a resend. */
-  readonly maxReattachesWithoutProgress: number;
-  /** How long settled entries are kept (see `retention.ts`). @default FINAL_ENTRY_RETENTION_MS */
-  readonly finalRetentionMs?: number;
-}
+export type { DeliveryEngineOptions } from "./delivery-options";
 
-const SETTLING: ReadonlySet<string> = new Set(["applied", "elsewhere", "lost", "needs_user"]);
+/** A wall clock behind a finished timer by more than this has jumped. */
+const CLOCK_SLACK_MS = 1_000;
 
 export class DeliveryEngine {
   readonly #options: DeliveryEngineOptions;
   readonly #book: EntryBook;
   readonly #transport: DeliveryTransport;
+  readonly #batches: BatchDelivery;
+  readonly #runner: DeliveryRun;
   readonly #running = new Set<string>();
   /** Keys whose schedule was asked for while they were running: looked at again when the run ends. */
   readonly #rescheduleAfterRun = new Set<string>();
-  readonly #timers = new Map<string, unknown>();
+  readonly #timers: KeyTimers;
   /**
    * Entries found in flight by `activate` (the page that sent them is gone):
    * their `recovered-on-start` step is written together with the next step.
@@ -85,6 +52,8 @@ export class DeliveryEngine {
   readonly #recovering = new Set<string>();
   /** Per key, storage failures in a row: the backoff before the next try (storage cannot hold it while failing). */
   readonly #storageFailures = new Map<string, number>();
+  /** Keys whose wait a timer saw through (real time), whatever the wall clock says. */
+  readonly #waited = new Set<string>();
   /** Never-sent entries waiting for the server kind to be known. */
   readonly #waitingForKind = new Set<string>();
   #abort = new AbortController();
@@ -94,6 +63,7 @@ export class DeliveryEngine {
 
   constructor(options: DeliveryEngineOptions) {
     this.#options = options;
+    this.#timers = new KeyTimers(options.deps.timers);
     this.#book = new EntryBook({
       namespace: options.namespace,
       store: options.store,
@@ -115,6 +85,20 @@ export class DeliveryEngine {
       onServerRetry: (ms) => {
         this.#serverRetryMs = ms;
       },
+    });
+    this.#batches = new BatchDelivery(this.#book, this.#transport);
+    this.#runner = new DeliveryRun({
+      options,
+      book: this.#book,
+      transport: this.#transport,
+      batches: this.#batches,
+      active: () => this.#active,
+      abortSignal: () => this.#abort.signal,
+      serverRetryMs: () => this.#serverRetryMs,
+      schedule: (key) => this.schedule(key),
+      sends: (entry) => this.#sends(entry),
+      waitBeforeAttempt: (entry) => this.#waitBeforeAttempt(entry),
+      waitForKind: (key) => this.#waitingForKind.add(key),
     });
   }
 
@@ -143,7 +127,7 @@ export class DeliveryEngine {
   }
 
   forget(key: string): void {
-    this.#cancelTimer(key);
+    this.#timers.cancel(key);
     this.#book.delete(key);
   }
 
@@ -162,6 +146,9 @@ export class DeliveryEngine {
       // resend's `sending`), so a recovered answer costs one write before it goes.
       if (reduceEntry(entry, { type: "recovered-on-start", at }) !== entry) this.#recovering.add(entry.key);
       this.schedule(entry.key);
+      // A batch whose answers are all in, but whose seal a reload cut short (or
+      // two tabs answered at once): sealed now.
+      if (entry.state === EntryState.held) this.#track(this.sealBatch(entry));
     }
     // Retention never stands in the way of sending.
     await this.prune().catch((error: unknown) => this.#options.onError?.(error));
@@ -175,7 +162,7 @@ export class DeliveryEngine {
     this.#recovering.clear();
     this.#transport.reset();
     this.#abort.abort(new OutboxError(ErrorKind.disposed, "Delivery stopped."));
-    for (const key of [...this.#timers.keys()]) this.#cancelTimer(key);
+    this.#timers.cancelAll();
   }
 
   /**
@@ -215,38 +202,9 @@ export class DeliveryEngine {
    * as it is now.
    */
   async sealBatch(entry: OutboxEntry): Promise<OutboxEntry> {
-    const batch = entry.batch;
-    if (!batch || entry.state !== EntryState.held) return entry;
-    const ids = batch.interruptIds.join();
-    const members: OutboxEntry[] = [];
-    for (const interruptId of batch.interruptIds) {
-      const member = [...this.#book.values()].find(
-        (candidate) =>
-          candidate.threadId === entry.threadId &&
-          candidate.interruptId === interruptId &&
-          candidate.state === EntryState.held &&
-          candidate.batch?.interruptIds.join() === ids,
-      );
-      if (!member) return entry;
-      members.push(member);
-    }
-    const built = this.#options.kindKnown()
-      ? await buildBodyFor(entry, members, this.#options.serverKind())
-      : undefined;
-    const body = built?.ok ? built.body : "";
-    const at = this.#options.deps.now();
-    for (const member of members) {
-      if (member.key === entry.key) continue;
-      await this.#book.commit(member.key, {
-        type: "sealed",
-        runId: entry.runId,
-        body,
-        sendsWith: entry.key,
-        at,
-      });
-    }
-    const sealed = await this.#book.commit(entry.key, { type: "sealed", runId: entry.runId, body, at });
-    if (this.#active) this.#wakeAfter(entry.key, 0);
+    const kind = this.#options.kindKnown() ? this.#options.serverKind() : undefined;
+    const sealed = await this.#batches.seal(entry, kind, this.#options.deps.now());
+    if (sealed !== entry && this.#active) this.#wakeAfter(entry.key, 0);
     return sealed ?? entry;
   }
 
@@ -266,7 +224,7 @@ export class DeliveryEngine {
     }
     const entry = this.#book.get(key);
     if (!entry || !this.#sends(entry)) return;
-    this.#cancelTimer(key);
+    this.#timers.cancel(key);
     const wait = this.#waitBeforeAttempt(entry);
     if (wait > 0) {
       // The timer only asks again: timers may fire a little early, and the
@@ -290,14 +248,7 @@ export class DeliveryEngine {
   /** After a durable write: storage works again for it, and the answers it sends for follow it. */
   #committed(entry: OutboxEntry): void {
     this.#storageFailures.delete(entry.key);
-    if (!entry.batch || entry.batch.sendsWith !== undefined || isFinalState(entry.state)) return;
-    for (const follower of this.#book.followersOf(entry.key)) {
-      const same =
-        follower.state === entry.state &&
-        follower.attempts === entry.attempts &&
-        follower.nextAttemptAt === entry.nextAttemptAt &&
-        follower.lastError === entry.lastError;
-      if (same || isFinalState(follower.state)) continue;
+    for (const follower of this.#batches.behind(entry)) {
       this.#track(
         this.#book.commit(follower.key, { type: "follow", leader: entry, at: this.#options.deps.now() }),
       );
@@ -331,31 +282,32 @@ export class DeliveryEngine {
 
   /** Schedules `key` again in `ms`, replacing any timer it had; `deactivate` cancels it. */
   #wakeAfter(key: string, ms: number): void {
-    this.#cancelTimer(key);
-    const handle = this.#options.deps.timers.setTimeout(() => {
-      this.#timers.delete(key);
+    this.#timers.set(key, ms, () => {
+      this.#waited.add(key);
       this.schedule(key);
-    }, ms);
-    this.#timers.set(key, handle);
+    });
   }
 
+  /**
+   * How long the entry still waits. Timers measure real time; `nextAttemptAt` is
+   * wall-clock time, which can jump (a clock corrected between page loads, or
+   * under a running page). A wait never lasts longer than it was planned for
+   * (`nextAttemptAt - updatedAt`), and once a timer waited it through, a wall
+   * clock that lags by more than a second does not hold the answer further.
+   */
   #waitBeforeAttempt(entry: OutboxEntry): number {
     if (entry.state !== EntryState.retryWait || entry.nextAttemptAt === null) return 0;
-    return entry.nextAttemptAt - this.#options.deps.now();
-  }
-
-  #cancelTimer(key: string): void {
-    const handle = this.#timers.get(key);
-    if (handle === undefined) return;
-    this.#options.deps.timers.clearTimeout(handle);
-    this.#timers.delete(key);
+    const left = entry.nextAttemptAt - this.#options.deps.now();
+    if (this.#waited.has(entry.key) && left > CLOCK_SLACK_MS) return 0;
+    return Math.min(left, Math.max(0, entry.nextAttemptAt - entry.updatedAt));
   }
 
   async #run(key: string): Promise<void> {
     if (this.#running.has(key) || !this.#active) return;
     this.#running.add(key);
     try {
-      await this.#deliver(key);
+      await this.#runner.deliver(key, this.#recovering.delete(key));
+      this.#waited.delete(key);
     } catch (error) {
       // A storage failure mid-delivery: the entry stays as last written, the
       // failure is shown on it (in memory: storage is what fails) and reported,
@@ -368,203 +320,6 @@ export class DeliveryEngine {
       this.#running.delete(key);
       if (this.#rescheduleAfterRun.delete(key)) this.schedule(key);
     }
-  }
-
-  async #deliver(key: string): Promise<void> {
-    const recovering = this.#recovering.delete(key);
-    const initial = this.#book.get(key);
-    if (!initial || !this.#sends(initial)) return;
-    if (initial.everSent && this.#options.deps.now() >= initial.expiresAt) {
-      if (recovering)
-        await this.#book.commit(key, { type: "recovered-on-start", at: this.#options.deps.now() });
-      await this.#reconcile(key);
-      return;
-    }
-    if (this.#waitBeforeAttempt(initial) > 0) {
-      this.schedule(key);
-      return;
-    }
-    if (!initial.everSent && !this.#options.kindKnown()) {
-      this.#waitingForKind.add(key);
-      return;
-    }
-    let body: string | undefined;
-    if (initial.body === "") {
-      // Shaped now, for the kind known now, and fixed from this first send on.
-      const built = await buildBodyFor(
-        initial,
-        [initial, ...this.#book.followersOf(key)],
-        this.#options.serverKind(),
-      );
-      if (!built.ok) {
-        await this.#settle(key, {
-          kind: "needs_user",
-          rule: "answer-refused-by-schema",
-          reason: built.message,
-          error: { kind: ErrorKind.invalidAnswer, message: built.message },
-          hydrate: false,
-        });
-        return;
-      }
-      body = built.body;
-    }
-    const first =
-      initial.state === EntryState.streaming && initial.cursor.acked
-        ? await this.#transport.reattach(key)
-        : await this.#transport.send(key, recovering, body);
-    if (!first) return;
-    let signal: DeliverySignal = first;
-    for (;;) {
-      if (!this.#active) return;
-      const entry = this.#book.get(key);
-      if (!entry) return;
-      const step = deliveryStep(entry, signal, this.#stepContext());
-      const next = await this.#perform(key, entry, step, signal);
-      if (next === undefined) return;
-      signal = next;
-    }
-  }
-
-  #stepContext(): DeliveryStepContext {
-    return {
-      serverKind: this.#options.serverKind(),
-      now: this.#options.deps.now(),
-      retry: this.#options.retry,
-      jitter: this.#options.deps.random(),
-      serverRetryMs: this.#serverRetryMs,
-      maxReattachesWithoutProgress: this.#options.maxReattachesWithoutProgress,
-    };
-  }
-
-  /**
-   * Carries out one decision, writing the step's counters with it; the next
-   * signal, or undefined when this delivery is over.
-   */
-  async #perform(
-    key: string,
-    entry: OutboxEntry,
-    step: DeliveryStep,
-    signal: DeliverySignal,
-  ): Promise<DeliverySignal | undefined> {
-    const decision = step.decision;
-    const at = this.#options.deps.now();
-    const counted: EntryAction[] =
-      step.counters === countersOf(entry) ? [] : [{ type: "counted", counters: step.counters, at }];
-    const writeCounters = async () => {
-      if (counted.length > 0) await this.#book.commit(key, ...counted);
-    };
-    switch (decision.type) {
-      case "stop":
-        await writeCounters();
-        return undefined;
-      case "reattach": {
-        const failedBefore = step.counters.reattachesWithoutProgress;
-        // A re-attach that brought nothing waits a backoff before the next one.
-        if (failedBefore > 0)
-          await this.#sleep(backoffDelay(failedBefore - 1, { random: this.#options.deps.random }));
-        if (!this.#active) return undefined;
-        const next = await this.#transport.reattach(key);
-        const after = this.#book.get(key);
-        if (!after) return undefined;
-        const progressed = after.cursor.lastSeq > entry.cursor.lastSeq;
-        const counters = {
-          ...countersOf(after),
-          reattachesWithoutProgress: progressed ? 0 : failedBefore + 1,
-        };
-        await this.#book.commit(key, { type: "counted", counters, at: this.#options.deps.now() });
-        return next;
-      }
-      case "status":
-        await writeCounters();
-        return this.#transport.statusThenHydrate(key);
-      case "hydrate":
-        await writeCounters();
-        return this.#transport.hydrate(key);
-      case "wait":
-        await this.#book.commit(key, ...counted, {
-          type: "verdict",
-          verdict: decision.verdict,
-          at,
-          nextAttemptAt: decision.at,
-        });
-        this.schedule(key);
-        return undefined;
-      case "stall":
-        await this.#book.commit(key, ...counted, {
-          type: "stalled",
-          reason: decision.reason,
-          error: decision.error,
-          at,
-        });
-        return undefined;
-      case "settle":
-        await writeCounters();
-        await this.#settle(key, decision.verdict, signal);
-        return undefined;
-    }
-  }
-
-  /** Waits `ms` on the injected timers; delivery stopping ends the wait. */
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const signal = this.#abort.signal;
-      const handle = this.#options.deps.timers.setTimeout(resolve, ms);
-      signal.addEventListener(
-        "abort",
-        () => {
-          this.#options.deps.timers.clearTimeout(handle);
-          resolve();
-        },
-        { once: true },
-      );
-    });
-  }
-
-  /**
-   * Past the retention window the server may have forgotten the key, so a resend
-   * is no longer known to be safe: ask what became of the run (status, then the
-   * thread) and settle on that, or mark the entry expired, keeping the answer.
-   */
-  async #reconcile(key: string): Promise<void> {
-    const signal = await this.#transport.statusThenHydrate(key);
-    const entry = this.#book.get(key);
-    if (!entry) return;
-    const verdict = classifyOutcome(signal, outcomeContext(entry, this.#options.serverKind()));
-    if (verdict.kind === "applied" || verdict.kind === "elsewhere" || verdict.kind === "lost") {
-      await this.#settle(key, verdict, signal);
-      return;
-    }
-    await this.#book.commit(key, { type: "expired", at: this.#options.deps.now() });
-  }
-
-  /**
-   * Writes the verdict; the answers sent in the same request get their own,
-   * from the same signal read in each one's context (a hydration is read for
-   * each one's own tool call), or this one's where theirs would not settle.
-   */
-  async #settle(key: string, verdict: Verdict, signal?: DeliverySignal): Promise<void> {
-    await this.#settleOne(key, verdict);
-    for (const follower of this.#book.followersOf(key)) {
-      if (isFinalState(follower.state)) continue;
-      const seen = signal?.type === "hydrated" ? this.#transport.hydratedSignal(follower) : signal;
-      const own = seen && classifyOutcome(seen, outcomeContext(follower, this.#options.serverKind()));
-      await this.#settleOne(follower.key, own && SETTLING.has(own.kind) ? own : verdict);
-    }
-  }
-
-  async #settleOne(key: string, verdict: Verdict): Promise<void> {
-    const settled = await this.#book.commit(key, { type: "verdict", verdict, at: this.#options.deps.now() });
-    if (!settled) return;
-    const threads = this.#options.threads;
-    if (verdict.kind === "applied" || verdict.kind === "elsewhere" || verdict.kind === "lost") {
-      threads.dropInterrupt(settled.threadId, settled.interruptId);
-    }
-    if (verdict.kind === "needs_user" && verdict.hydrate) {
-      this.#options.hydrate(settled.threadId).catch(() => {
-        // The card stays as it is; the next hydration refreshes it.
-      });
-    }
-    if (verdict.kind === "paused") this.#options.onPaused(settled);
   }
 
   /** Waits until every write queued so far has settled (before `clear` wipes storage). */

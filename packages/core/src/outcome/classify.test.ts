@@ -509,8 +509,17 @@ const CASES: readonly RowCase[] = [
   },
   {
     row: "hydrated-approve-still-open",
+    server: "degraded",
+    signal: { type: "hydrated", toolEvidence: "not_run", interruptStillOpen: true },
+    context: { sentBefore: false },
+    expected: { kind: "retry" },
+  },
+  {
+    // On a contract server an open question is still PENDING, however often it was sent.
+    row: "hydrated-approve-still-open",
     server: "contract",
     signal: { type: "hydrated", toolEvidence: "not_run", interruptStillOpen: true },
+    context: { sentBefore: true },
     expected: { kind: "retry" },
   },
   {

@@ -612,9 +612,12 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     servers: BOTH,
     verdict: "retry",
     on: ["hydrated"],
+    // On a contract server an open question is the occurrence still PENDING: nothing
+    // claimed it. Agent Framework 1.0.1 shows a consumed question as open while
+    // every resend is NOT_FOUND, so there only a never-sent answer is retried.
     when: (s, c) =>
       c.decision === "approve" &&
-      !c.sentBefore &&
+      (c.serverKind === "contract" || !c.sentBefore) &&
       s.interruptStillOpen &&
       (s.toolEvidence === "none" || s.toolEvidence === "not_run"),
     decide: () => ({

@@ -221,7 +221,7 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     description:
       "The server released the answer (a failure before the tool, or a claim rolled back): the same submission is sent once more.",
     decision:
-      "Only after the first attempt: Agent Framework 1.0.1 keeps showing a consumed question as open while every resend is NOT_FOUND, so a later hydration that still shows it open is lost, not another retry.",
+      '"Lost" needs evidence the tool may have run. On a server without the contract only a never-sent answer is retried (Agent Framework 1.0.1 shows a consumed question as open). The retry budget (server failures only) and the stall brake it.',
   },
   "hydrated-approve-no-tool-result": {
     signal: "hydration after an approval: no tool result, or only an error marker, in the thread",

@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import { batchProgress } from "../../src/outbox/batch-progress";
 import { MemoryStore } from "../../src/outbox/memory-store";
+import type { OutboxStore } from "../../src/outbox/outbox-store";
 import { ledger, makeClient, type RequestRecord, recordingFetch, settled, startHarness } from "./harness";
 
 // A run that asks two questions ("deploy to prod and staging") is answered in
@@ -76,6 +77,51 @@ test("a reload between the two answers keeps the first; the second sends both, o
   await next.thread("t-reload").hydrate();
   expect(next.entryFor("t-reload", prod.id)?.state).toBe("held");
   const second = await next.answer({ threadId: "t-reload", interruptId: staging.id, approved: true });
+  expect((await settled(next, first.key)).state).toBe("applied");
+  expect((await settled(next, second.key)).state).toBe("applied");
+  expect(resumes(log)).toHaveLength(1);
+  expect(await ledger(harness)).toHaveLength(2);
+});
+
+/** Storage whose writes hang after `allowed` of them: the page died right there. */
+function freezingAfter(store: OutboxStore, allowed: number): OutboxStore {
+  let writes = 0;
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== "function") return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (property !== "put" && property !== "commit" && property !== "putIfAbsentForInterrupt")
+        return method;
+      return (...args: unknown[]) => {
+        writes += 1;
+        if (writes > allowed) return new Promise(() => {});
+        return method(...args);
+      };
+    },
+  });
+}
+
+test("a reload that cuts the seal short: the next start seals the rest and sends both, once", async () => {
+  const harness = await startHarness();
+  const storage = new MemoryStore();
+  const log: RequestRecord[] = [];
+  // Two answers written, then the first of the seal's two writes: the page dies there.
+  const page = makeClient(harness, { storage: freezingAfter(storage, 3) });
+  await page.start();
+  const [prod, staging] = await askTwice(page, "t-cut");
+  if (!prod || !staging) throw new Error("two interrupts expected");
+  const first = await page.answer({ threadId: "t-cut", interruptId: prod.id, approved: true });
+  void page.answer({ threadId: "t-cut", interruptId: staging.id, approved: true });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  page.dispose();
+  const stored = await storage.listByNamespace("user-1");
+  expect(stored.map((entry) => entry.state).sort()).toEqual(["held", "queued"]);
+
+  const next = makeClient(harness, { storage, deps: { fetch: recordingFetch(log) } });
+  await next.start();
+  const second = stored.find((entry) => entry.key !== first.key);
+  if (!second) throw new Error("no second entry");
   expect((await settled(next, first.key)).state).toBe("applied");
   expect((await settled(next, second.key)).state).toBe("applied");
   expect(resumes(log)).toHaveLength(1);

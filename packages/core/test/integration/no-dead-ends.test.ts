@@ -5,6 +5,7 @@ import { OutboxError } from "../../src/errors/outbox-error";
 import { isFinalState, type OutboxEntry } from "../../src/outbox/entry";
 import { MemoryStore } from "../../src/outbox/memory-store";
 import type { OutboxStore } from "../../src/outbox/outbox-store";
+import type { LockLike, LockManagerLike } from "../../src/tabs/lock-manager";
 import { manualSignal } from "../../src/testing/manual-signal";
 import {
   askForDeployment,
@@ -198,27 +199,47 @@ test("writes failing for 10 s: a few dozen tries at most, the failure on the ent
 test("a storage failure while taking the lead is reported, and delivery resumes", async () => {
   const harness = await startHarness();
   const memory = new MemoryStore();
-  let backgroundReads = 0;
+  let entryReads = 0;
   const store = new Proxy(memory, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
       const method = (value as (...args: unknown[]) => unknown).bind(target);
-      if (property !== "listBackgroundRuns") return method;
+      if (property !== "listByNamespace") return method;
       return (...args: unknown[]) => {
-        backgroundReads += 1;
-        // The start's own read works; the leadership's first one fails.
-        if (backgroundReads === 2)
-          return Promise.reject(new OutboxError("storage_failed", "listBackgroundRuns failed"));
+        entryReads += 1;
+        // The start's own read works; the new leader's re-read fails once.
+        if (entryReads === 2)
+          return Promise.reject(new OutboxError("storage_failed", "listByNamespace failed"));
         return method(...args);
       };
     },
   });
-  const client = makeClient(harness, { storage: store });
+  // The lock is granted only after the start has read storage, so the new leader
+  // reads the entries again (answers other tabs wrote while no tab led).
+  const lateLocks: LockManagerLike = {
+    request<T>(_name: string, _options: unknown, callback: (lock: LockLike | null) => T) {
+      return new Promise<Awaited<T>>((resolve, reject) => {
+        setTimeout(() => {
+          Promise.resolve(callback({ name: "lock", mode: "exclusive" })).then(resolve, reject);
+        }, 100);
+      });
+    },
+  };
+  const quietChannel = () => ({
+    postMessage() {},
+    addEventListener() {},
+    removeEventListener() {},
+    close() {},
+  });
+  const client = makeClient(harness, {
+    storage: store,
+    deps: { locks: () => lateLocks, openChannel: quietChannel },
+  });
   await client.start();
   await until(() => client.outbox.getState().storageError !== null, "the reported failure");
-  expect(client.outbox.getState().storageError?.message).toContain("listBackgroundRuns");
-  await until(() => backgroundReads >= 3, "the leadership trying again");
+  expect(client.outbox.getState().storageError?.message).toContain("listByNamespace");
+  await until(() => entryReads >= 3, "the leadership trying again");
   const interrupt = await askForDeployment(client, "t-lead");
   const entry = await client.answer({ threadId: "t-lead", interruptId: interrupt.id, approved: true });
   expect((await settled(client, entry.key)).state).toBe("applied");
@@ -288,3 +309,45 @@ test("the server switches to af-legacy under a running page: no false 'applied',
   expect(JSON.parse(final.body).resume[0].payload).toMatchObject({ accepted: true });
   expect(await ledger(harness)).toHaveLength(1);
 });
+
+for (const jump of [-60 * MINUTE, 60 * MINUTE]) {
+  test(`a wall clock that jumps ${jump < 0 ? "back" : "ahead"} an hour during a Retry-After: sent after the wait, not early, not an hour late`, async () => {
+    const harness = await startHarness();
+    const time = new VirtualTime({ realAboveMs: 40_000 });
+    let offset = 0;
+    const sends: number[] = [];
+    const reachServer = recordingFetch([]);
+    const client = makeClient(harness, {
+      retry: {},
+      deps: {
+        now: () => time.now() + offset,
+        timers: time.timers,
+        fetch: (input, init) => {
+          if (new Headers(init?.headers).has("idempotency-key")) {
+            sends.push(time.now());
+            // Hold the loop's timers after the first send, so the clock can jump mid-wait.
+            if (sends.length === 1) time.hold();
+          }
+          return reachServer(input, init);
+        },
+      },
+    });
+    await client.start();
+    const interrupt = await askForDeployment(client, `t-clock-${jump}`);
+    await chaos(harness, [{ point: "before-response", action: "status", status: 503, retryAfterMs: 5_000 }]);
+    const entry = await client.answer({
+      threadId: `t-clock-${jump}`,
+      interruptId: interrupt.id,
+      approved: true,
+    });
+    await until(() => entryOf(client, entry.key).state === "retry_wait", "the Retry-After wait");
+    offset = jump;
+    time.release();
+    const final = await settled(client, entry.key);
+    expect(final.state).toBe("applied");
+    expect(sends).toHaveLength(2);
+    const gap = (sends[1] ?? 0) - (sends[0] ?? 0);
+    expect(gap).toBeGreaterThanOrEqual(5_000);
+    expect(gap).toBeLessThan(MINUTE);
+  });
+}

@@ -1,0 +1,127 @@
+import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
+import { classifyOutcome } from "../outcome/classify";
+import { outcomeContext } from "../outcome/context";
+import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
+import type { Verdict } from "../outcome/verdict";
+import { buildBodyFor } from "./batch-body";
+import type { DeliveryTransport } from "./delivery-transport";
+import type { EntryBook } from "./entry-book";
+
+const SETTLING: ReadonlySet<string> = new Set(["applied", "elsewhere", "lost", "needs_user"]);
+
+/*
+ * The answers to one run's questions travel in one request:
+ *
+ *   answer 1 ─▶ held ┐
+ *   answer 2 ─▶ held ┴─ last answered ─▶ sealed: it sends (its key, one body with
+ *                                        every answer); the others follow it
+ *   the sender's progress ─▶ mirrored on the followers (sending, retry_wait, stalled…)
+ *   the sender's verdict ─▶ each follower's own, read from the same signal
+ */
+export class BatchDelivery {
+  readonly #book: EntryBook;
+  readonly #transport: DeliveryTransport;
+
+  constructor(book: EntryBook, transport: DeliveryTransport) {
+    this.#book = book;
+    this.#transport = transport;
+  }
+
+  /**
+   * The held answers of `entry`'s run when every question is answered, `entry`
+   * last (it sends for all); undefined while one is missing.
+   */
+  members(entry: OutboxEntry): OutboxEntry[] | undefined {
+    const batch = entry.batch;
+    if (!batch || entry.state !== EntryState.held) return undefined;
+    const ids = batch.interruptIds.join();
+    const members: OutboxEntry[] = [];
+    for (const interruptId of batch.interruptIds) {
+      const member = [...this.#book.values()].find(
+        (candidate) =>
+          candidate.threadId === entry.threadId &&
+          candidate.interruptId === interruptId &&
+          candidate.batch?.interruptIds.join() === ids &&
+          // Held, or already sealed by a seal a reload (or a refused write) cut short.
+          (candidate.state === EntryState.held ||
+            candidate.batch?.sendsWith === entry.key ||
+            (candidate.key !== entry.key && candidate.batch?.sendsWith === undefined)),
+      );
+      if (!member) return undefined;
+      members.push(member);
+    }
+    return members;
+  }
+
+  /** Seals the batch: followers first, then the sender, so a sender is never queued without them. */
+  async seal(
+    entry: OutboxEntry,
+    serverKind: ServerKind | undefined,
+    at: number,
+  ): Promise<OutboxEntry | undefined> {
+    const members = this.members(entry);
+    if (!members) return entry;
+    // Another answer of the batch already sends for it (its body holds every
+    // answer, this one included): this one follows it.
+    const sender = members.find(
+      (member) =>
+        member.key !== entry.key && member.state !== EntryState.held && member.batch?.sendsWith === undefined,
+    );
+    if (sender) {
+      const follow = {
+        type: "sealed",
+        runId: sender.runId,
+        body: sender.body,
+        sendsWith: sender.key,
+        at,
+      } as const;
+      return this.#book.commit(entry.key, follow);
+    }
+    const built = serverKind === undefined ? undefined : await buildBodyFor(entry, members, serverKind);
+    const body = built?.ok ? built.body : "";
+    for (const member of members) {
+      if (member.key === entry.key) continue;
+      const action = { type: "sealed", runId: entry.runId, body, sendsWith: entry.key, at } as const;
+      const sealed = await this.#book.commit(member.key, action);
+      // Refused (another writer changed it first): once more, from what is stored now.
+      if (sealed?.state === EntryState.held) await this.#book.commit(member.key, action);
+    }
+    return this.#book.commit(entry.key, { type: "sealed", runId: entry.runId, body, at });
+  }
+
+  /** After the sender's write: the followers whose mirrored progress is behind it. */
+  behind(sender: OutboxEntry): OutboxEntry[] {
+    if (!sender.batch || sender.batch.sendsWith !== undefined || isFinalState(sender.state)) return [];
+    return this.#book
+      .followersOf(sender.key)
+      .filter(
+        (follower) =>
+          !isFinalState(follower.state) &&
+          (follower.state !== sender.state ||
+            follower.attempts !== sender.attempts ||
+            follower.nextAttemptAt !== sender.nextAttemptAt ||
+            follower.lastError !== sender.lastError),
+      );
+  }
+
+  /**
+   * Each follower's own verdict from the signal that settled the sender (a
+   * hydration is read for its own tool call), or the sender's where its own
+   * would not settle.
+   */
+  followerVerdicts(
+    senderKey: string,
+    verdict: Verdict,
+    signal: DeliverySignal | undefined,
+    serverKind: ServerKind,
+  ): Array<[string, Verdict]> {
+    const verdicts: Array<[string, Verdict]> = [];
+    for (const follower of this.#book.followersOf(senderKey)) {
+      if (isFinalState(follower.state)) continue;
+      const seen = signal?.type === "hydrated" ? this.#transport.hydratedSignal(follower) : signal;
+      const own = seen && classifyOutcome(seen, outcomeContext(follower, serverKind));
+      verdicts.push([follower.key, own && SETTLING.has(own.kind) ? own : verdict]);
+    }
+    return verdicts;
+  }
+}

@@ -1,0 +1,38 @@
+import type { OutboxDeps } from "../client/deps";
+import type { OutboxEntry } from "../outbox/entry";
+import type { OutboxStore } from "../outbox/outbox-store";
+import type { ServerKind } from "../outcome/delivery-signal";
+import type { PlanRetryOptions } from "../retry/plan-retry";
+import type { ThreadRegistry } from "../thread/thread-registry";
+import type { AgentHttp } from "../transport/agent-http";
+
+export interface DeliveryEngineOptions {
+  readonly namespace: string;
+  readonly store: OutboxStore;
+  readonly http: AgentHttp;
+  readonly threads: ThreadRegistry;
+  readonly deps: OutboxDeps;
+  readonly serverKind: () => ServerKind;
+  /** False while the server kind is unknown: nothing new is sent (a body is shaped for a known kind only). */
+  readonly kindKnown: () => boolean;
+  /** The server answered unlike the kind in force (see DeliveryTransport). */
+  readonly onKindContradicted?: (reason: string) => void;
+  /** Hydrates a thread from the server (shared with the thread handles). */
+  readonly hydrate: (threadId: string) => Promise<void>;
+  /**
+   * Called after every committed change with the namespace's entries (oldest
+   * first) and the key the change touched, with its new entry (`undefined` once
+   * it is gone). No key: every entry may have changed (a read of storage).
+   */
+  readonly publish: (entries: readonly OutboxEntry[], key?: string, entry?: OutboxEntry) => void;
+  readonly onPaused: (entry: OutboxEntry) => void;
+  /** Where failures the delivery survives are reported (the client's error sink). */
+  readonly onError?: (error: unknown) => void;
+  readonly stallTimeoutMs: number;
+  readonly maxEventBytes: number;
+  readonly retry: PlanRetryOptions;
+  /** Re-attaches in a row without a new event before falling back to a resend. */
+  readonly maxReattachesWithoutProgress: number;
+  /** How long settled entries are kept (see `retention.ts`). @default FINAL_ENTRY_RETENTION_MS */
+  readonly finalRetentionMs?: number;
+}

@@ -1,0 +1,230 @@
+import { EntryState, type OutboxEntry } from "../outbox/entry";
+import { countersOf, type EntryAction } from "../outbox/reducer";
+import { classifyOutcome } from "../outcome/classify";
+import { outcomeContext } from "../outcome/context";
+import type { DeliverySignal } from "../outcome/delivery-signal";
+import type { Verdict } from "../outcome/verdict";
+import { backoffDelay } from "../retry/backoff";
+import { abortableSleep } from "./abortable-sleep";
+import { buildBodyFor, refusedBySchema } from "./batch-body";
+import type { BatchDelivery } from "./batch-delivery";
+import type { DeliveryEngineOptions } from "./delivery-options";
+import { type DeliveryStep, type DeliveryStepContext, deliveryStep } from "./delivery-step";
+import type { DeliveryTransport } from "./delivery-transport";
+import type { EntryBook } from "./entry-book";
+
+/** What one delivery needs from the engine that schedules it. */
+export interface DeliveryRunContext {
+  readonly options: DeliveryEngineOptions;
+  readonly book: EntryBook;
+  readonly transport: DeliveryTransport;
+  readonly batches: BatchDelivery;
+  readonly active: () => boolean;
+  readonly abortSignal: () => AbortSignal;
+  readonly serverRetryMs: () => number | undefined;
+  readonly schedule: (key: string) => void;
+  readonly sends: (entry: OutboxEntry) => boolean;
+  readonly waitBeforeAttempt: (entry: OutboxEntry) => number;
+  /** The entry was never sent and the server kind is unknown: it goes once the kind is known. */
+  readonly waitForKind: (key: string) => void;
+}
+
+/**
+ * One entry's delivery, from its current state to a verdict or a wait: each
+ * signal goes through the pure `deliveryStep`, and its decision is performed
+ * here (a request, a durable write, a timer).
+ */
+export class DeliveryRun {
+  readonly #c: DeliveryRunContext;
+
+  constructor(context: DeliveryRunContext) {
+    this.#c = context;
+  }
+
+  /** `recovering`: the entry was in flight when the last page died. */
+  async deliver(key: string, recovering: boolean): Promise<void> {
+    const initial = this.#c.book.get(key);
+    if (!initial || !this.#c.sends(initial)) return;
+    if (initial.everSent && this.#c.options.deps.now() >= initial.expiresAt) {
+      if (recovering)
+        await this.#c.book.commit(key, { type: "recovered-on-start", at: this.#c.options.deps.now() });
+      await this.#reconcile(key);
+      return;
+    }
+    if (this.#c.waitBeforeAttempt(initial) > 0) {
+      this.#c.schedule(key);
+      return;
+    }
+    const now = this.#c.options.deps.now();
+    if (
+      initial.state === EntryState.retryWait &&
+      initial.nextAttemptAt !== null &&
+      initial.nextAttemptAt > now
+    ) {
+      // The wait is over by real time while the wall clock lags (it jumped back):
+      // the attempt may start now.
+      await this.#c.book.commit(key, { type: "retry-now", at: now });
+    }
+    if (!initial.everSent && !this.#c.options.kindKnown()) {
+      this.#c.waitForKind(key);
+      return;
+    }
+    let body: string | undefined;
+    if (initial.body === "") {
+      // Shaped now, for the kind known now, and fixed from this first send on.
+      const built = await buildBodyFor(
+        initial,
+        [initial, ...this.#c.book.followersOf(key)],
+        this.#c.options.serverKind(),
+      );
+      if (!built.ok) {
+        await this.#settle(key, refusedBySchema(built.message));
+        return;
+      }
+      body = built.body;
+    }
+    const first =
+      initial.state === EntryState.streaming && initial.cursor.acked
+        ? await this.#c.transport.reattach(key)
+        : await this.#c.transport.send(key, recovering, body);
+    if (!first) return;
+    let signal: DeliverySignal = first;
+    for (;;) {
+      if (!this.#c.active()) return;
+      const entry = this.#c.book.get(key);
+      if (!entry) return;
+      const step = deliveryStep(entry, signal, this.#stepContext());
+      const next = await this.#perform(key, entry, step, signal);
+      if (next === undefined) return;
+      signal = next;
+    }
+  }
+
+  #stepContext(): DeliveryStepContext {
+    return {
+      serverKind: this.#c.options.serverKind(),
+      now: this.#c.options.deps.now(),
+      retry: this.#c.options.retry,
+      jitter: this.#c.options.deps.random(),
+      serverRetryMs: this.#c.serverRetryMs(),
+      maxReattachesWithoutProgress: this.#c.options.maxReattachesWithoutProgress,
+    };
+  }
+
+  /**
+   * Carries out one decision, writing the step's counters with it; the next
+   * signal, or undefined when this delivery is over.
+   */
+  async #perform(
+    key: string,
+    entry: OutboxEntry,
+    step: DeliveryStep,
+    signal: DeliverySignal,
+  ): Promise<DeliverySignal | undefined> {
+    const decision = step.decision;
+    const at = this.#c.options.deps.now();
+    const counted: EntryAction[] =
+      step.counters === countersOf(entry) ? [] : [{ type: "counted", counters: step.counters, at }];
+    const writeCounters = async () => {
+      if (counted.length > 0) await this.#c.book.commit(key, ...counted);
+    };
+    switch (decision.type) {
+      case "stop":
+        await writeCounters();
+        return undefined;
+      case "reattach": {
+        const failedBefore = step.counters.reattachesWithoutProgress;
+        // A re-attach that brought nothing waits a backoff before the next one.
+        if (failedBefore > 0) {
+          const ms = backoffDelay(failedBefore - 1, { random: this.#c.options.deps.random });
+          await abortableSleep(this.#c.options.deps.timers, ms, this.#c.abortSignal());
+        }
+        if (!this.#c.active()) return undefined;
+        const next = await this.#c.transport.reattach(key);
+        const after = this.#c.book.get(key);
+        if (!after) return undefined;
+        const progressed = after.cursor.lastSeq > entry.cursor.lastSeq;
+        const counters = {
+          ...countersOf(after),
+          reattachesWithoutProgress: progressed ? 0 : failedBefore + 1,
+        };
+        await this.#c.book.commit(key, { type: "counted", counters, at: this.#c.options.deps.now() });
+        return next;
+      }
+      case "status":
+        await writeCounters();
+        return this.#c.transport.statusThenHydrate(key);
+      case "hydrate":
+        await writeCounters();
+        return this.#c.transport.hydrate(key);
+      case "wait":
+        await this.#c.book.commit(key, ...counted, {
+          type: "verdict",
+          verdict: decision.verdict,
+          at,
+          nextAttemptAt: decision.at,
+        });
+        this.#c.schedule(key);
+        return undefined;
+      case "stall":
+        await this.#c.book.commit(key, ...counted, {
+          type: "stalled",
+          reason: decision.reason,
+          error: decision.error,
+          at,
+        });
+        return undefined;
+      case "settle":
+        await writeCounters();
+        await this.#settle(key, decision.verdict, signal);
+        return undefined;
+    }
+  }
+
+  /**
+   * Past the retention window the server may have forgotten the key, so a resend
+   * is no longer known to be safe: ask what became of the run (status, then the
+   * thread) and settle on that, or mark the entry expired, keeping the answer.
+   */
+  async #reconcile(key: string): Promise<void> {
+    const signal = await this.#c.transport.statusThenHydrate(key);
+    const entry = this.#c.book.get(key);
+    if (!entry) return;
+    const verdict = classifyOutcome(signal, outcomeContext(entry, this.#c.options.serverKind()));
+    if (verdict.kind === "applied" || verdict.kind === "elsewhere" || verdict.kind === "lost") {
+      await this.#settle(key, verdict, signal);
+      return;
+    }
+    await this.#c.book.commit(key, { type: "expired", at: this.#c.options.deps.now() });
+  }
+
+  /**
+   * Writes the verdict; the answers sent in the same request get their own,
+   * from the same signal read in each one's context (a hydration is read for
+   * each one's own tool call), or this one's where theirs would not settle.
+   */
+  async #settle(key: string, verdict: Verdict, signal?: DeliverySignal): Promise<void> {
+    await this.#settleOne(key, verdict);
+    const verdicts = this.#c.batches.followerVerdicts(key, verdict, signal, this.#c.options.serverKind());
+    for (const [follower, own] of verdicts) await this.#settleOne(follower, own);
+  }
+
+  async #settleOne(key: string, verdict: Verdict): Promise<void> {
+    const settled = await this.#c.book.commit(key, {
+      type: "verdict",
+      verdict,
+      at: this.#c.options.deps.now(),
+    });
+    if (!settled) return;
+    const threads = this.#c.options.threads;
+    if (verdict.kind === "applied" || verdict.kind === "elsewhere" || verdict.kind === "lost") {
+      threads.dropInterrupt(settled.threadId, settled.interruptId);
+    }
+    if (verdict.kind === "needs_user" && verdict.hydrate) {
+      this.#c.options.hydrate(settled.threadId).catch(() => {
+        // The card stays as it is; the next hydration refreshes it.
+      });
+    }
+    if (verdict.kind === "paused") this.#c.options.onPaused(settled);
+  }
+}
