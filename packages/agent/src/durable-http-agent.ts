@@ -193,9 +193,10 @@ export class DurableHttpAgent extends AbstractAgent {
       if (failed) throw failed.error;
       return { type: "finished", interrupts: this.#openInterrupts(threadId) };
     }
-    // Hydration failed (offline after a reload) but answers are on their way: follow
-    // them anyway, and read the thread again once they have their verdicts.
-    return this.#follow(threadId, inFlight, [], run, failed !== undefined);
+    // Answers are on their way: follow them (even when hydration failed, offline after
+    // a reload), then read the thread again. The first hydration ran alongside the
+    // delivery, and its snapshot may have landed after the delivery's own events.
+    return this.#follow(threadId, inFlight, [], run, true);
   }
 
   async #follow(

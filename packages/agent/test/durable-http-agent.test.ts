@@ -105,6 +105,50 @@ describe("DurableHttpAgent against the mock server", () => {
     await verifySequence(harness.runsOf(after).flat());
   });
 
+  test("reload mid-delivery with the hydration answered late: the conversation ends with the result", async () => {
+    const harness = await startAgentHarness();
+    // The server holds the resume before claiming it, so the new page's hydration sees
+    // the question still open; that snapshot is handed over only once the answer applied.
+    await harness.chaos({ point: "before-claim", action: "delay", delayMs: 400, threadId: THREAD });
+    let sent = () => {};
+    const requestSent = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
+    const pageDies = (input: string, init?: RequestInit): Promise<Response> => {
+      if (!new Headers(init?.headers).has("idempotency-key")) return fetch(input, init);
+      void fetch(input, init).catch(() => {});
+      sent();
+      return new Promise<Response>(() => {});
+    };
+    const before = harness.page({ client: { deps: { fetch: pageDies } } });
+    await say(before, "please deploy to prod");
+    void before.runAgent(resumeWith(before, { approved: true }));
+    await requestSent;
+    before.client.dispose();
+
+    let applied = () => {};
+    const appliedSeen = new Promise<void>((resolve) => {
+      applied = resolve;
+    });
+    const lateHydration = async (input: string, init?: RequestInit): Promise<Response> => {
+      const isHydration = init?.method === "POST" && !new Headers(init.headers).has("idempotency-key");
+      const response = await fetch(input, init);
+      if (isHydration) await appliedSeen;
+      return response;
+    };
+    const after = harness.page({ client: { deps: { fetch: lateHydration } } });
+    after.client.outbox.subscribe((state) => {
+      if (state.entries.some((entry) => entry.state === "applied")) applied();
+    });
+    await after.connectAgent();
+
+    const [connected] = harness.runsOf(after);
+    expect(verdicts(connected)).toEqual([expect.objectContaining({ verdict: "applied" })]);
+    expect(texts(after.messages)).toContain("Deployed to prod.");
+    expect(await harness.ledger(THREAD)).toHaveLength(1);
+    await verifySequence(harness.runsOf(after).flat());
+  });
+
   test("offline, then online: delivery progress is reported and the answer is applied once", async () => {
     const harness = await startAgentHarness();
     const online = manualSignal(true);
