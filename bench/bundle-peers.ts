@@ -12,6 +12,8 @@ const VERSIONS = {
   "@langchain/langgraph-sdk": "1.15.0",
   "@assistant-ui/react": "0.15.22",
   "@copilotkit/react-core": "1.74.0",
+  // A peer of @langchain/langgraph-sdk that an app using it installs.
+  "@langchain/core": "1.4.0",
   // The excluded peers, so each library resolves the React it expects.
   react: "19.3.1",
   "react-dom": "19.3.1",

@@ -67,6 +67,9 @@ const repo = new URL("..", import.meta.url).pathname;
 const ENTRY = "\0bundle-size-entry";
 const DEFINE = { "process.env.NODE_ENV": '"production"' };
 
+// Stylesheets and fonts a library imports are not JavaScript: left out of every figure.
+const ASSET = /\.(css|woff2?|ttf|eot|svg|png)(\?.*)?$/;
+
 const matches = (id: string, name: string) => id === name || id.startsWith(`${name}/`);
 
 function excludedBy(names: readonly string[]) {
@@ -77,7 +80,7 @@ function entryPlugin(source: string): Plugin {
   return {
     name: "bundle-size-entry",
     resolveId: (id) => (id === ENTRY ? ENTRY : null),
-    load: (id) => (id === ENTRY ? source : null),
+    load: (id) => (id === ENTRY ? source : ASSET.test(id) ? { code: "", moduleType: "js" } : null),
   };
 }
 
@@ -133,6 +136,9 @@ async function esbuildBundle(subject: Subject, resolveFrom: string, excluded: re
     treeShaking: true,
     conditions: [SOURCE_CONDITION],
     jsx: "automatic",
+    loader: Object.fromEntries(
+      [".css", ".woff", ".woff2", ".ttf", ".eot", ".svg", ".png"].map((ext) => [ext, "empty" as const]),
+    ),
     define: DEFINE,
     metafile: true,
     plugins: [

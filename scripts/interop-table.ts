@@ -6,8 +6,8 @@ import { fileURLToPath } from "node:url";
 import { peerUnavailableReason } from "../packages/mock-server/test/interop/agent-framework-peer.ts";
 import {
   type CheckResult,
-  CONTRACT_CHECKS,
   runChecks,
+  SERVER_CHECKS,
 } from "../packages/mock-server/test/interop/contract-checks.ts";
 import {
   INTEROP_COLUMNS,
@@ -46,6 +46,6 @@ for (const column of INTEROP_COLUMNS) {
     await target.close();
   }
 }
-const table = renderInteropTable(CONTRACT_CHECKS, columns);
+const table = renderInteropTable(SERVER_CHECKS, columns);
 writeFileSync(doc, replaceInteropTable(readFileSync(doc, "utf8"), table));
 console.log(table);

@@ -7,6 +7,7 @@ import { ensureChromium } from "./ensure-chromium.mjs";
 import { ensureDependencies } from "./ensure-deps.mjs";
 import { ensureCopilotKitExample } from "./ensure-example.mjs";
 import { ensureAgentFrameworkPeer } from "./ensure-peer.mjs";
+import { ensurePostgres } from "./ensure-postgres.mjs";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const out = `${repo}.test-output`;
@@ -19,6 +20,14 @@ const peerUnavailable = ensureAgentFrameworkPeer();
 if (peerUnavailable) {
   console.log(`${peerUnavailable}: its interop tests are skipped.`);
   process.env.AF_PEER_UNAVAILABLE = peerUnavailable;
+}
+// Where Postgres cannot be started, the server library's Postgres and replica tests skip with this reason.
+const postgresUnavailable = ensurePostgres();
+if (postgresUnavailable) {
+  console.log(`${postgresUnavailable}: the Postgres store and replica tests are skipped.`);
+  process.env.POSTGRES_UNAVAILABLE = postgresUnavailable;
+} else {
+  console.log("Postgres available: the Postgres store and replica tests run on a real server.");
 }
 // The CopilotKit example installs apart from the workspace; without it its specs skip.
 const copilotkitUnavailable = ensureCopilotKitExample();

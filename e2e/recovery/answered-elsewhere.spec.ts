@@ -11,7 +11,7 @@ async function trayStates(page: Page): Promise<string[]> {
   return states.sort();
 }
 
-test("a second tab answering differently: both tabs show it as answered elsewhere", async ({
+test("a second tab answering differently: the winner shows applied with its own decision, the other answered elsewhere with the recorded one", async ({
   page,
   context,
   mock,
@@ -51,14 +51,35 @@ test("a second tab answering differently: both tabs show it as answered elsewher
   const states = await settled(page);
   await expect.poll(() => settled(second), { timeout: 20_000 }).toEqual(states);
   expect(states.filter((state) => state === "applied")).toHaveLength(1);
-  if (states.length === 2) {
-    expect(states).toEqual(["applied", "elsewhere"]);
-    for (const tab of [page, second]) await expect(cardStatus(tab)).toHaveText(/^Answered elsewhere: /);
-  }
-  // Both cards tell the same story (each settles on its own, so wait for them to agree).
-  const statuses = async () => [await cardStatus(page).textContent(), await cardStatus(second).textContent()];
-  await expect.poll(async () => new Set(await statuses()).size, { timeout: 10_000 }).toBe(1);
   const executions = await mock.ledger(threadId);
+  const statusOf = async (tab: Page) => (await cardStatus(tab).textContent()) ?? "";
+  if (states.length === 2) {
+    // Each tab shows its own truth: the tab whose answer won says applied with its own
+    // decision; the other says answered elsewhere, with the decision that was recorded.
+    expect(states).toEqual(["applied", "elsewhere"]);
+    await expect
+      .poll(
+        async () =>
+          [await statusOf(page), await statusOf(second)].map((text) => text.split(/[.:]/)[0]).sort(),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toEqual(["Answered elsewhere", "Applied"]);
+    const [winner, loser] = (await statusOf(page)).startsWith("Applied") ? [page, second] : [second, page];
+    const winnerApproved = winner === page;
+    await expect(approvalCard(winner).getByTestId("approval-decision")).toHaveText(
+      winnerApproved ? "You approved." : "You rejected.",
+    );
+    await expect(cardStatus(loser)).toHaveText(
+      winnerApproved ? /^Answered elsewhere: it was approved/ : /^Answered elsewhere: it was rejected/,
+    );
+    expect(executions).toHaveLength(winnerApproved ? 1 : 0);
+    return;
+  }
+  // One answer got in: both cards tell its story (each settles on its own, so wait for them to agree).
+  const statuses = async () => [await statusOf(page), await statusOf(second)];
+  await expect.poll(async () => new Set(await statuses()).size, { timeout: 10_000 }).toBe(1);
   // Whichever answer was written first decided; the tool ran only if that was the approval.
   const approved = await outboxRows(page)
     .filter({ has: page.getByTestId("outbox-state").getByText("applied") })

@@ -25,7 +25,7 @@ test("an expired interrupt: needs you, with the answer kept", async ({ page, moc
   const card = approvalCard(page);
   await expect(card).toHaveAttribute("data-state", "needs_user", { timeout: 20_000 });
   await expect(card.getByTestId("approval-decision")).toHaveText("You approved.");
-  await expect(card).toContainText("Server said: APPROVAL_RESUME_EXPIRED");
+  await expect(card).toContainText("The server answered APPROVAL_RESUME_EXPIRED.");
   await expect(cardStatus(page)).not.toBeEmpty();
   await expect(outboxRows(page)).toHaveAttribute("data-state", "needs_user");
   expect(await mock.ledger(threadId)).toEqual([]);

@@ -140,7 +140,9 @@ test("429 and 503 with Retry-After: no request earlier than allowed", async ({ p
   const resumes = watchResumes(page);
 
   await approve(page);
-  await expect(cardStatus(page)).toHaveText(/^Retrying in \ds \(attempt 2\)\.$/);
+  await expect(cardStatus(page)).toHaveText(
+    /^Server (busy \(429\)|unavailable \(503\)) — retrying (in \d s|now)\.$/,
+  );
   await expectApplied(page, "Applied.");
   expect(await mock.ledger(threadId)).toHaveLength(1);
   expect(resumes).toHaveLength(3);

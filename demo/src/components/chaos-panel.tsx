@@ -78,6 +78,7 @@ export function ChaosPanel(): ReactNode {
         <label htmlFor={dropId}>Drop the stream after N events</label>
         <input
           id={dropId}
+          className="agui-input"
           type="number"
           min="1"
           value={afterEvents}
@@ -102,6 +103,7 @@ export function ChaosPanel(): ReactNode {
         <label htmlFor={retryId}>Retry-After (seconds)</label>
         <input
           id={retryId}
+          className="agui-input"
           type="number"
           min="0"
           value={retryAfter}
@@ -142,6 +144,7 @@ export function ChaosPanel(): ReactNode {
         <label htmlFor={delayId}>Pause (seconds)</label>
         <input
           id={delayId}
+          className="agui-input"
           type="number"
           min="1"
           value={delaySeconds}
@@ -149,6 +152,7 @@ export function ChaosPanel(): ReactNode {
         />
         <label htmlFor={delayPointId}>at</label>
         <select
+          className="agui-input"
           id={delayPointId}
           value={delayPoint}
           onChange={(event) => {
@@ -180,6 +184,7 @@ export function ChaosPanel(): ReactNode {
       <div className="field-row">
         <label htmlFor={modeId}>Server mode</label>
         <select
+          className="agui-input"
           id={modeId}
           value={mode.data ?? "fixed"}
           onChange={(event) => {

@@ -1,5 +1,5 @@
 import type { Message } from "@agui-outbox/core/protocol";
-import { DefaultApprovalCard, useApprovals, useBackgroundRuns, useThread } from "@agui-outbox/react";
+import { ApprovalList, useBackgroundRuns, useCapabilities, useThread } from "@agui-outbox/react";
 import { type FormEvent, type ReactNode, useId, useState } from "react";
 
 function toolCallsOf(message: Message): string[] {
@@ -27,8 +27,14 @@ function MessageItem(props: { message: Message }): ReactNode {
 /** The conversation, its open questions, and the box to write in. */
 export function ChatThread(props: { threadId: string }): ReactNode {
   const thread = useThread(props.threadId);
-  const approvals = useApprovals(props.threadId);
   const background = useBackgroundRuns();
+  // A server without the contract's background routes cannot serve a background run: say so up front.
+  const capabilities = useCapabilities();
+  const backgroundSupported = capabilities.data?.recovery?.background !== undefined;
+  const backgroundReason = capabilities.isPending
+    ? "Reading what the server supports…"
+    : "This server does not support background runs.";
+  const backgroundHintId = useId();
   const [draft, setDraft] = useState("please deploy to prod");
   const [sendError, setSendError] = useState<string | null>(null);
   const inputId = useId();
@@ -54,6 +60,14 @@ export function ChatThread(props: { threadId: string }): ReactNode {
       {thread.hydrating && thread.messages.length === 0 ? (
         <p className="muted">Loading the conversation…</p>
       ) : null}
+      {thread.hydrationError && !thread.hydrating ? (
+        <div className="error-box" role="alert" data-testid="hydration-error">
+          <p>The conversation could not be loaded: {thread.hydrationError.message}</p>
+          <button type="button" className="agui-button" onClick={() => void thread.rehydrate()}>
+            Try again
+          </button>
+        </div>
+      ) : null}
       <ol className="messages" aria-label="Conversation">
         {thread.messages.map((message) => (
           <MessageItem key={message.id} message={message} />
@@ -64,32 +78,39 @@ export function ChatThread(props: { threadId: string }): ReactNode {
         {thread.run.name === "failed" ? `The run failed: ${thread.run.message}` : null}
       </p>
       <div className="approvals">
-        {approvals.map((interruptId) => (
-          <DefaultApprovalCard key={interruptId} threadId={props.threadId} interruptId={interruptId} />
-        ))}
+        <ApprovalList threadId={props.threadId} />
       </div>
       <form className="composer" onSubmit={onSubmit}>
         <label htmlFor={inputId}>Your message</label>
         <input
           id={inputId}
+          className="agui-input"
           type="text"
           value={draft}
           autoComplete="off"
           onChange={(event) => setDraft(event.currentTarget.value)}
           data-testid="composer-input"
         />
-        <button type="submit" className="agui-button agui-button--primary" disabled={running}>
-          Send
-        </button>
-        <button
-          type="submit"
-          className="agui-button"
-          data-mode="background"
-          data-testid="send-background"
-          disabled={running}
-        >
-          Run in background
-        </button>
+        <div className="composer__buttons">
+          <button type="submit" className="agui-button agui-button--primary" disabled={running}>
+            Send
+          </button>
+          <button
+            type="submit"
+            className="agui-button"
+            data-mode="background"
+            data-testid="send-background"
+            disabled={running || !backgroundSupported}
+            aria-describedby={backgroundSupported ? undefined : backgroundHintId}
+          >
+            Run in background
+          </button>
+        </div>
+        {backgroundSupported ? null : (
+          <p id={backgroundHintId} className="muted composer__hint" data-testid="background-unsupported">
+            {backgroundReason}
+          </p>
+        )}
       </form>
       {sendError ? (
         <p className="error" role="alert">

@@ -1,17 +1,31 @@
-import type { LinkState } from "@agui-outbox/core";
-import { useCapabilities, useConnection } from "@agui-outbox/react";
+import type { ConnectionState, OutboxEntry } from "@agui-outbox/core";
+import { useCapabilities, useConnection, useOutbox } from "@agui-outbox/react";
 import type { ReactNode } from "react";
 
-function describeLink(link: LinkState): string {
+/** Kinds of failure that mean the server itself is not answering. */
+const UNREACHABLE = new Set(["network"]);
+
+/**
+ * The banner tells the truth about sending, not only about the capabilities read:
+ * offline is offline whatever the last request said, and answers that cannot
+ * reach the server outrank an earlier "Connected".
+ */
+function describeLink(connection: ConnectionState, entries: readonly OutboxEntry[]): string {
+  const { link } = connection;
+  if (!connection.online || link.name === "offline")
+    return "Offline: answers are kept and sent when you are back";
+  const waiting = entries.filter((entry) => entry.state === "retry_wait");
+  if (link.name === "connected" && waiting.some((entry) => UNREACHABLE.has(entry.lastError?.kind ?? "")))
+    return "Server unreachable: answers are kept and retried";
+  if (link.name === "connected" && waiting.some((entry) => (entry.lastError?.status ?? 0) >= 500))
+    return "Server unavailable: answers are kept and retried";
   switch (link.name) {
     case "starting":
       return "Starting…";
     case "connected":
-      return link.serverKind === "contract"
+      return connection.serverKind === "contract"
         ? "Connected"
         : "Connected (server without the recovery contract)";
-    case "offline":
-      return "Offline: answers are kept and sent when you are back";
     case "unreachable":
       return `Agent unreachable: ${link.reason}`;
     case "detecting":
@@ -23,18 +37,23 @@ function describeLink(link: LinkState): string {
   }
 }
 
-/** The link to the agent, the rules in force, and the contract version. */
+/**
+ * The link to the agent, the rules in force, and the contract version. The rules
+ * come from `connection.serverKind` alone (the client's own reading of the
+ * server); the capabilities query only adds the version number.
+ */
 export function ConnectionIndicator(): ReactNode {
   const connection = useConnection();
+  const { entries } = useOutbox();
   const capabilities = useCapabilities();
-  const recovery = capabilities.data?.recovery;
-  const contract = capabilities.isSuccess
-    ? recovery
-      ? `recovery contract v${recovery.version}`
-      : "no recovery contract (degraded mode)"
-    : capabilities.isError
-      ? "capabilities unavailable"
-      : "reading capabilities…";
+  const version = capabilities.data?.recovery?.version;
+  const known =
+    connection.link.name === "connected" || (connection.link.name !== "starting" && capabilities.isSuccess);
+  const contract = !known
+    ? "reading capabilities…"
+    : connection.serverKind === "contract"
+      ? `recovery contract v${version ?? "?"}`
+      : "no recovery contract (degraded mode)";
   return (
     <p
       className={`connection connection--${connection.link.name}`}
@@ -46,7 +65,7 @@ export function ConnectionIndicator(): ReactNode {
       data-online={connection.online ? "true" : "false"}
     >
       <span className="connection__dot" aria-hidden="true" />
-      {describeLink(connection.link)} · {contract}
+      {describeLink(connection, entries)} · {contract}
       {connection.leader ? " · this tab sends" : " · another tab sends"}
     </p>
   );

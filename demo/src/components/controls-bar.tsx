@@ -20,7 +20,7 @@ export function ControlsBar(props: ControlsBarProps): ReactNode {
   const offlineId = useId();
   return (
     <div className="controls">
-      <div className="field-row">
+      <label htmlFor={offlineId} className="agui-check">
         <input
           id={offlineId}
           type="checkbox"
@@ -28,11 +28,12 @@ export function ControlsBar(props: ControlsBarProps): ReactNode {
           onChange={(event) => offline.setOffline(event.currentTarget.checked)}
           data-testid="offline-toggle"
         />
-        <label htmlFor={offlineId}>Offline</label>
-      </div>
+        Offline
+      </label>
       <div className="field-row">
         <label htmlFor={userId}>User</label>
         <select
+          className="agui-input"
           id={userId}
           value={props.user}
           onChange={(event) => props.onUserChange(event.currentTarget.value)}

@@ -2,6 +2,7 @@ import { isFinalState, type OutboxEntry } from "@agui-outbox/core";
 import {
   describeDecision,
   describeVerdict,
+  useConnection,
   useOutbox,
   useOutboxClient,
   useRetryCountdown,
@@ -11,8 +12,13 @@ import type { ReactNode } from "react";
 function TrayRow(props: { entry: OutboxEntry }): ReactNode {
   const { entry } = props;
   const client = useOutboxClient();
+  const connection = useConnection();
   const seconds = useRetryCountdown(entry.state === "retry_wait" ? entry.nextAttemptAt : null);
-  const verdict = describeVerdict(entry, seconds);
+  const verdict = describeVerdict(entry, {
+    secondsLeft: seconds,
+    serverKind: connection.serverKind,
+    online: connection.online,
+  });
   return (
     <tr data-testid="outbox-entry" data-state={entry.state} data-interrupt-id={entry.interruptId}>
       <td>{entry.threadId}</td>
@@ -57,24 +63,28 @@ export function OutboxTray(): ReactNode {
       {outbox.entries.length === 0 ? (
         <p className="muted">No answers yet.</p>
       ) : (
-        <table className="tray">
-          <thead>
-            <tr>
-              <th scope="col">Thread</th>
-              <th scope="col">Answer</th>
-              <th scope="col">State</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Next try</th>
-              <th scope="col">Status</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {outbox.entries.map((entry) => (
-              <TrayRow key={entry.key} entry={entry} />
-            ))}
-          </tbody>
-        </table>
+        // A scrollable region must be reachable by keyboard (axe: scrollable-region-focusable).
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: see above.
+        <section className="table-scroll" tabIndex={0} aria-label="Outbox entries">
+          <table className="tray">
+            <thead>
+              <tr>
+                <th scope="col">Thread</th>
+                <th scope="col">Answer</th>
+                <th scope="col">State</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Next try</th>
+                <th scope="col">Status</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {outbox.entries.map((entry) => (
+                <TrayRow key={entry.key} entry={entry} />
+              ))}
+            </tbody>
+          </table>
+        </section>
       )}
     </section>
   );

@@ -27,6 +27,7 @@ export {
   type ThreadHandle,
 } from "./client/create-outbox-client";
 export { defaultDeps, type FetchLike, type OutboxDeps, type Signal, type Timers } from "./client/deps";
+export { type EntryEvent, watchEntries } from "./client/entry-events";
 export type { ConnectionState, LinkState, OutboxState } from "./client/outbox-state";
 export { ErrorKind, isOutboxError, OutboxError, type OutboxErrorOptions } from "./errors/outbox-error";
 export { type BatchProgress, batchProgress } from "./outbox/batch-progress";
@@ -41,14 +42,18 @@ export {
   isFinalState,
   type OutboxEntry,
 } from "./outbox/entry";
+export type { EntryQuestion } from "./outbox/entry-question";
 export {
+  type CommitResult,
   DEFAULT_OUTBOX_DB_NAME,
+  FINAL_ENTRY_RETENTION_MS,
   IdbStore,
   type IdbStoreOptions,
   isSupersededByDefault,
   MemoryStore,
   type OpenedOutboxStore,
   type OpenOutboxStoreOptions,
+  OUTBOX_DB_VERSION,
   type OutboxStore,
   openOutboxStore,
   PersistenceResult,

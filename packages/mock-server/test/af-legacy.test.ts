@@ -27,7 +27,8 @@ test("the reference sequence: consume, tool, model failure, retry → NOT_FOUND,
   expect(await ledger(server)).toHaveLength(1);
 
   const retried = await postAndRead(server, body.replace('"r1"', '"r2"'));
-  expect(retried.types).toEqual(["RUN_ERROR"]);
+  // As 1.0.1: its APPROVAL_* errors follow a RUN_STARTED.
+  expect(retried.types).toEqual(["RUN_STARTED", "RUN_ERROR"]);
   expect(terminal(retried)).toMatchObject({ code: "APPROVAL_RESUME_NOT_FOUND" });
   expect(String(terminal(retried).message)).toContain(interrupt.id);
   expect(await ledger(server)).toHaveLength(1);
@@ -84,7 +85,7 @@ test("cancel is RUN_ERROR APPROVAL_RESUME_CANCELLED and runs nothing", async () 
     server,
     plainResumeBody("t-cancel", "r1", interrupt.id, undefined, "cancelled"),
   );
-  expect(reader.types).toEqual(["RUN_ERROR"]);
+  expect(reader.types).toEqual(["RUN_STARTED", "RUN_ERROR"]);
   expect(terminal(reader).code).toBe("APPROVAL_RESUME_CANCELLED");
   expect(await ledger(server)).toHaveLength(0);
 });

@@ -28,7 +28,8 @@ export interface ApprovalCardModel {
   readonly canAnswer: boolean;
   /** Validate, then approve with the edited arguments (if any changed). */
   approve(): Promise<void>;
-  reject(): Promise<void>;
+  /** Reject, optionally saying why (sent where the schema declares `reason`, always kept and shown). */
+  reject(reason?: string): Promise<void>;
 }
 
 export interface ApprovalCardProps {
@@ -52,6 +53,9 @@ export function useApprovalCard(
   clock?: CountdownClock,
 ): ApprovalCardModel {
   const approval = useApproval(threadId, interruptId);
+  const client = useOutboxClient();
+  const serverKind = useStore(client.connection, (state) => state.serverKind);
+  const online = useStore(client.connection, (state) => state.online);
   const kept = approval.entry?.state === "needs_user" ? approval.entry.decision : undefined;
   const keptArgs = kept?.kind === "approve" ? kept.editedArgs : undefined;
   const proposedArgs = approval.proposed?.args ?? NO_ARGS;
@@ -60,7 +64,7 @@ export function useApprovalCard(
     () => (keptArgs ? { ...proposedArgs, ...keptArgs } : proposedArgs),
     [proposedArgs, keptArgs],
   );
-  const form = useApprovalForm(approval.interrupt?.responseSchema, proposedArgs, startArgs);
+  const form = useApprovalForm(approval.responseSchema, proposedArgs, startArgs);
   const secondsLeft = useRetryCountdown(
     approval.state === "retry_wait" ? approval.nextAttemptAt : null,
     clock,
@@ -70,7 +74,9 @@ export function useApprovalCard(
     approval.entry?.batch ? state.entries : NO_ENTRIES,
   );
   const batch = approval.entry ? batchProgress(entries, approval.entry) : undefined;
-  const verdict = approval.entry ? describeVerdict(approval.entry, secondsLeft, batch) : null;
+  const verdict = approval.entry
+    ? describeVerdict(approval.entry, { secondsLeft, serverKind, online, ...(batch ? { batch } : {}) })
+    : null;
   return {
     threadId,
     interruptId,
@@ -84,10 +90,10 @@ export function useApprovalCard(
         form.showAllErrors();
         return;
       }
-      await approval.answer(true, form.editedArgs);
+      await approval.answer({ approved: true, ...(form.editedArgs ? { editedArgs: form.editedArgs } : {}) });
     },
-    async reject() {
-      await approval.answer(false);
+    async reject(reason?: string) {
+      await approval.answer({ approved: false, ...(reason ? { reason } : {}) });
     },
   };
 }

@@ -1,8 +1,10 @@
 import { EntryState } from "@agui-outbox/core";
-import { type FormEvent, type ReactNode, useId } from "react";
-import { type ApprovalCardModel, useApprovalCard } from "./approval-card";
-import { FieldKind, type FormField } from "./approval-form";
+import { type FormEvent, type ReactNode, useId, useRef } from "react";
+import { useApprovalCard } from "./approval-card";
+import { CardActions } from "./card-actions";
 import { describeArgs, describeDecision } from "./describe-decision";
+import { describeEntryError } from "./describe-error";
+import { FieldEditor } from "./field-editor";
 import type { CountdownClock } from "./use-retry-countdown";
 
 export interface DefaultApprovalCardProps {
@@ -14,146 +16,12 @@ export interface DefaultApprovalCardProps {
   readonly className?: string;
 }
 
-function FieldEditor(props: { card: ApprovalCardModel; field: FormField; disabled: boolean }): ReactNode {
-  const { card, field, disabled } = props;
-  const id = useId();
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const error = card.form.errors.fields[field.name];
-  const value = card.form.values[field.name];
-  const describedBy =
-    [field.description ? hintId : null, error ? errorId : null].filter(Boolean).join(" ") || undefined;
-  const common = {
-    id,
-    name: field.name,
-    disabled,
-    "aria-invalid": error ? true : undefined,
-    "aria-describedby": describedBy,
-    "aria-required": field.required || undefined,
-    "data-testid": `approval-field-${field.name}`,
-  } as const;
-
-  let input: ReactNode;
-  if (field.kind === FieldKind.boolean) {
-    input = (
-      <input
-        {...common}
-        type="checkbox"
-        checked={value === true}
-        onChange={(event) => card.form.setValue(field.name, event.currentTarget.checked)}
-      />
-    );
-  } else if (field.kind === FieldKind.enum) {
-    input = (
-      <select
-        {...common}
-        value={String(value ?? "")}
-        onChange={(event) => card.form.setValue(field.name, event.currentTarget.value)}
-      >
-        {field.required ? null : <option value="">—</option>}
-        {field.options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
-      </select>
-    );
-  } else {
-    input = (
-      <input
-        {...common}
-        type="text"
-        inputMode={
-          field.kind === FieldKind.string
-            ? undefined
-            : field.kind === FieldKind.integer
-              ? "numeric"
-              : "decimal"
-        }
-        autoComplete="off"
-        value={String(value ?? "")}
-        onChange={(event) => card.form.setValue(field.name, event.currentTarget.value)}
-      />
-    );
-  }
-
-  return (
-    <div className={`agui-field agui-field--${field.kind}`}>
-      <label htmlFor={id}>
-        {field.label}
-        {field.required ? <span aria-hidden="true"> *</span> : null}
-      </label>
-      {input}
-      {field.description ? (
-        <p id={hintId} className="agui-field__hint">
-          {field.description}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="agui-field__error" data-testid={`approval-error-${field.name}`}>
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
-/** Removes an answer with a final verdict from the outbox (the card returns to the question if it is still open). */
-function DismissButton(props: { approval: { discard(): Promise<void> } }): ReactNode {
-  return (
-    <button
-      type="button"
-      className="agui-button"
-      onClick={() => void props.approval.discard()}
-      data-testid="dismiss"
-    >
-      Dismiss
-    </button>
-  );
-}
-
-function Actions(props: { card: ApprovalCardModel }): ReactNode {
-  const { approval, secondsLeft } = props.card;
-  switch (approval.state) {
-    case EntryState.retryWait:
-      return (
-        <button
-          type="button"
-          className="agui-button"
-          onClick={() => void approval.retryNow()}
-          data-testid="retry-now"
-        >
-          Retry now{secondsLeft !== null ? ` (${secondsLeft}s)` : ""}
-        </button>
-      );
-    case EntryState.lost:
-      return (
-        <>
-          <button
-            type="button"
-            className="agui-button agui-button--primary"
-            onClick={() => void approval.resendAsMessage()}
-            data-testid="resend"
-          >
-            Resend as a message
-          </button>
-          <DismissButton approval={approval} />
-        </>
-      );
-    case EntryState.applied:
-    case EntryState.elsewhere:
-    case EntryState.needsUser:
-    case EntryState.expired:
-      return <DismissButton approval={approval} />;
-    default:
-      return null;
-  }
-}
-
 /**
  * A ready-made approval card: the question, an argument editor generated from
  * `responseSchema` that validates as the person types, Approve / Reject /
  * Cancel buttons, and a polite live region announcing each status change.
+ * After an answer, focus moves to that status line (the form it was in goes
+ * away), so a keyboard or screen-reader user lands on what happened.
  * Style it with `@agui-outbox/react/styles.css` (class names `agui-*`).
  */
 export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode {
@@ -161,19 +29,31 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
   const { approval, form, verdict } = card;
   const titleId = useId();
   const formErrorId = useId();
+  const status = useRef<HTMLParagraphElement>(null);
   const unanswered = approval.state === "unanswered";
   const answering = card.canAnswer;
   const question =
-    approval.interrupt?.message ?? (approval.proposed ? `Run ${approval.proposed.name}?` : "Approval needed");
+    approval.question ?? (approval.proposed ? `Run ${approval.proposed.name}?` : "Approval needed");
   const locked = !answering || approval.submitting;
+  const focusStatus = () => status.current?.focus();
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    if (!form.valid) {
+      void card.approve();
+      return;
+    }
+    focusStatus();
     void card.approve();
+  };
+  const answerWith = (action: () => Promise<unknown>) => {
+    focusStatus();
+    void action();
   };
 
   return (
-    <section
+    // An article, not a landmark: a thread may hold several cards asking the same question.
+    <article
       className={["agui-card", `agui-card--${verdict?.tone ?? "open"}`, props.className]
         .filter(Boolean)
         .join(" ")}
@@ -181,6 +61,7 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
       data-testid="approval-card"
       data-interrupt-id={props.interruptId}
       data-state={approval.state}
+      data-phase={approval.phase}
     >
       <h3 id={titleId} className="agui-card__title">
         {question}
@@ -233,7 +114,7 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
               type="button"
               className="agui-button"
               disabled={locked}
-              onClick={() => void card.reject()}
+              onClick={() => answerWith(card.reject)}
               data-testid="reject"
             >
               Reject
@@ -242,7 +123,7 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
               type="button"
               className="agui-button agui-button--quiet"
               disabled={locked}
-              onClick={() => void approval.cancel()}
+              onClick={() => answerWith(approval.cancel)}
               data-testid="cancel"
             >
               Cancel question
@@ -251,12 +132,18 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
         </form>
       ) : null}
 
-      <p className="agui-card__status" aria-live="polite" data-testid="approval-status">
+      <p
+        ref={status}
+        tabIndex={-1}
+        className="agui-card__status"
+        aria-live="polite"
+        data-testid="approval-status"
+      >
         {verdict?.sentence ?? (approval.submitting ? "Saving your answer…" : "")}
       </p>
       {approval.state === EntryState.needsUser && approval.lastError ? (
-        <p className="agui-card__detail">
-          Server said: {approval.lastError.code ?? approval.lastError.message}
+        <p className="agui-card__detail" data-testid="approval-error-detail">
+          {describeEntryError(approval.lastError)}
         </p>
       ) : null}
       {approval.error ? (
@@ -264,9 +151,7 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
           {approval.error.message}
         </p>
       ) : null}
-      <div className="agui-card__actions">
-        <Actions card={card} />
-      </div>
-    </section>
+      <CardActions card={card} onDone={focusStatus} />
+    </article>
   );
 }

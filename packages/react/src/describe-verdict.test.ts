@@ -52,7 +52,7 @@ test("the verdict sentences promised to the person", () => {
     "Applied (the server replayed its record).",
   );
   expect(describeVerdict(entry("retry_wait", { attempts: 2 }), 7).sentence).toBe(
-    "Retrying in 7s (attempt 3).",
+    "Not delivered yet — retrying in 7 s.",
   );
   expect(describeVerdict(entry("paused")).sentence).toBe("Sign in again to send. Your answer is kept.");
   expect(describeVerdict(entry("lost")).sentence).toBe(

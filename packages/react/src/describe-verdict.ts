@@ -1,4 +1,11 @@
-import { type BatchProgress, EntryState, type OutboxEntry } from "@agui-outbox/core";
+import {
+  type BatchProgress,
+  type Decision,
+  EntryState,
+  type OutboxEntry,
+  ServerKind,
+} from "@agui-outbox/core";
+import { describeWaiting } from "./describe-waiting";
 
 /** How a status line should look: calm, in progress, good, or needing attention. */
 export const VerdictTone = {
@@ -16,9 +23,26 @@ export interface VerdictDescription {
   readonly sentence: string;
 }
 
+/** What the sentence depends on besides the entry. */
+export interface VerdictContext {
+  /** Whole seconds until the next attempt (`useRetryCountdown(entry.nextAttemptAt)`). @default null */
+  readonly secondsLeft?: number | null;
+  /** The rules in force (`connection.serverKind`). @default "contract" */
+  readonly serverKind?: ServerKind;
+  /** `connection.online`: offline waits say so instead of counting down. @default true */
+  readonly online?: boolean;
+  /** For an answer held for its run's other questions: `batchProgress(entries, entry)`. */
+  readonly batch?: BatchProgress;
+}
+
 /** True when the applied verdict came from the server's recorded outcome, not a new run. */
 export function isReplayed(entry: OutboxEntry): boolean {
   return entry.state === EntryState.applied && entry.replayed === true;
+}
+
+/** The answer as a noun: "approval", "rejection", "cancellation". */
+function noun(decision: Decision): string {
+  return decision.kind === "approve" ? "approval" : decision.kind === "reject" ? "rejection" : "cancellation";
 }
 
 /** What the server recorded instead of this answer, in words ("approved", "rejected", "cancelled"). */
@@ -32,60 +56,97 @@ function recordedElsewhere(entry: OutboxEntry): string | null {
 }
 
 /**
- * Every entry state in one human sentence. `secondsLeft` comes from
- * `useRetryCountdown(entry.nextAttemptAt)`; `batch` from `batchProgress(entries, entry)`.
+ * "Applied" for an approval claims the tool ran, which a verdict of `applied`
+ * shows (a finished run after the resume, or the tool's result in the thread). A
+ * delivered rejection or cancellation ran nothing: it is "delivered", never "applied".
+ */
+function appliedSentence(entry: OutboxEntry): string {
+  const replayed = isReplayed(entry) ? " (the server replayed its record)" : "";
+  switch (entry.decision.kind) {
+    case "approve":
+      return `Applied${replayed}.`;
+    case "reject":
+      return `Rejection delivered${replayed}.`;
+    case "cancel":
+      return `Cancellation delivered${replayed}.`;
+  }
+}
+
+function lostSentence(entry: OutboxEntry, serverKind: ServerKind): string {
+  // A rejection or cancellation runs nothing itself: only its arrival is in doubt.
+  if (entry.decision.kind !== "approve")
+    return `Outcome unknown — your ${noun(entry.decision)} may not have arrived. Your answer is kept.`;
+  return serverKind === ServerKind.degraded
+    ? "Outcome unknown — the server took your answer but did not say what happened; the tool may have run. Your answer is kept."
+    : "Outcome unknown — the tool may have run. Your answer is kept.";
+}
+
+function isContext(value: number | null | VerdictContext): value is VerdictContext {
+  return value !== null && typeof value === "object";
+}
+
+/**
+ * Every entry state in one human sentence, for each decision and server kind.
+ * The second argument may still be the countdown alone (`describeVerdict(entry, 6)`).
  */
 export function describeVerdict(
   entry: OutboxEntry,
-  secondsLeft: number | null = null,
-  batch?: BatchProgress,
+  contextOrSeconds: VerdictContext | number | null = {},
 ): VerdictDescription {
+  const context: VerdictContext = isContext(contextOrSeconds)
+    ? contextOrSeconds
+    : { secondsLeft: contextOrSeconds };
+  const serverKind = context.serverKind ?? ServerKind.contract;
+  const online = context.online ?? true;
+  const what = noun(entry.decision);
   switch (entry.state) {
     case EntryState.held:
       return {
         tone: VerdictTone.pending,
-        sentence: batch
-          ? `${batch.answered} of ${batch.total} answered — sent when all are answered.`
-          : "Saved; sent when every question of this run is answered.",
+        sentence: context.batch
+          ? `${context.batch.answered} of ${context.batch.total} answered — sent when all are answered.`
+          : "Waiting for the other questions of this run; sent when all are answered.",
       };
     case EntryState.stalled:
       return {
         tone: VerdictTone.warning,
-        sentence: `${entry.verdictDetail ?? "Delivery is waiting."} Your answer is kept and will be sent again with the same key.`,
+        sentence: online
+          ? `${entry.verdictDetail ?? "Delivery is waiting."} Your answer is kept and will be sent again with the same key.`
+          : "Offline — will send when back.",
       };
     case EntryState.queued:
-      return { tone: VerdictTone.pending, sentence: "Saved on this device; sending shortly." };
+      return {
+        tone: VerdictTone.pending,
+        sentence: online
+          ? `Your ${what} is saved on this device; sending shortly.`
+          : `Offline — your ${what} is saved on this device and will be sent when you are back.`,
+      };
     case EntryState.sending:
-      return { tone: VerdictTone.progress, sentence: "Sending your answer…" };
+      return { tone: VerdictTone.progress, sentence: `Sending your ${what}…` };
     case EntryState.streaming:
       return {
         tone: VerdictTone.progress,
-        sentence: "Your answer was accepted; the agent is working on it.",
+        sentence:
+          serverKind === ServerKind.degraded
+            ? `The server took your ${what}; the agent is working on it.`
+            : `The server received your ${what}; the agent is working on it.`,
       };
-    case EntryState.retryWait: {
-      const seconds = secondsLeft ?? 0;
+    case EntryState.retryWait:
       return {
         tone: VerdictTone.warning,
-        sentence: `Retrying in ${seconds}s (attempt ${entry.attempts + 1}).`,
+        sentence: describeWaiting(entry, { secondsLeft: context.secondsLeft ?? null, online }),
       };
-    }
     case EntryState.paused:
       return { tone: VerdictTone.warning, sentence: "Sign in again to send. Your answer is kept." };
     case EntryState.applied:
-      return {
-        tone: VerdictTone.success,
-        sentence: isReplayed(entry) ? "Applied (the server replayed its record)." : "Applied.",
-      };
+      return { tone: VerdictTone.success, sentence: appliedSentence(entry) };
     case EntryState.elsewhere:
       return {
         tone: VerdictTone.warning,
         sentence: `Answered elsewhere: ${recordedElsewhere(entry) ?? entry.verdictDetail ?? "another answer was recorded first."}`,
       };
     case EntryState.lost:
-      return {
-        tone: VerdictTone.danger,
-        sentence: "Outcome unknown — the tool may have run. Your answer is kept.",
-      };
+      return { tone: VerdictTone.danger, sentence: lostSentence(entry, serverKind) };
     case EntryState.needsUser:
       return {
         tone: VerdictTone.danger,
@@ -95,6 +156,14 @@ export function describeVerdict(
       return {
         tone: VerdictTone.danger,
         sentence: "Expired before its outcome could be confirmed. Your answer is kept.",
+      };
+    default:
+      // A state added by a newer core: never blank.
+      return {
+        tone: VerdictTone.warning,
+        sentence: online
+          ? `Your ${what} is kept on this device and will be sent again.`
+          : "Offline — will send when back.",
       };
   }
 }

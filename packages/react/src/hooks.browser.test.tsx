@@ -1,12 +1,14 @@
+import { MemoryStore } from "@agui-outbox/core";
 import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { afterEach, expect, test } from "vitest";
 import { DefaultApprovalCard } from "./default-approval-card";
-import { FakeAgent } from "./test-util/fake-agent";
+import { DEPLOY_SCHEMA, FakeAgent } from "./test-util/fake-agent";
 import { FIXED_NOW, makeClient, manualSignal, renderWithClient } from "./test-util/render-client";
 import { useApproval } from "./use-approval";
 import { useApprovals } from "./use-approvals";
 import { useCapabilities } from "./use-capabilities";
 import { useConnection } from "./use-connection";
+import { useEntryEvents } from "./use-entry-events";
 import { useOutbox } from "./use-outbox";
 import type { CountdownClock } from "./use-retry-countdown";
 import { useThread } from "./use-thread";
@@ -46,11 +48,11 @@ function ThreadView(props: { clock?: CountdownClock }) {
       <button type="button" onClick={() => void thread.send("please deploy to prod").catch(() => {})}>
         Send
       </button>
-      {approvals.map((id) => (
+      {approvals.map(({ interruptId }) => (
         <DefaultApprovalCard
-          key={id}
+          key={interruptId}
           threadId={THREAD}
-          interruptId={id}
+          interruptId={interruptId}
           {...(props.clock ? { clock: props.clock } : {})}
         />
       ))}
@@ -208,10 +210,12 @@ test("retry_wait shows the countdown and Retry now sends again at once", async (
   await askForDeployment();
   fireEvent.click(screen.getByRole("button", { name: "Approve" }));
   await waitFor(() =>
-    expect(screen.getByTestId("approval-status").textContent).toBe("Retrying in 30s (attempt 2)."),
+    expect(screen.getByTestId("approval-status").textContent).toBe(
+      "Server unavailable (503) — retrying in 30 s.",
+    ),
   );
   expect(screen.getByRole("list", { name: "outbox" }).textContent).toBe("retry_wait attempts=1");
-  fireEvent.click(screen.getByRole("button", { name: "Retry now (30s)" }));
+  fireEvent.click(screen.getByRole("button", { name: "Retry now" }));
   await waitFor(() => expect(screen.getByTestId("approval-status").textContent).toBe("Applied."));
   expect(agent.count("resume")).toBe(2);
   // The retry carried the same idempotency key.
@@ -235,13 +239,75 @@ test("a lost answer is kept, explained, and can be resent as a message", async (
     ),
   );
   expect(screen.getByTestId("approval-decision").textContent).toBe("You approved with target = staging.");
+  // The explanation is inside the card: what may have happened and what each action does.
+  const card = screen.getByTestId("approval-card");
+  expect(card.contains(screen.getByTestId("lost-explanation"))).toBe(true);
+  expect(screen.getByTestId("lost-explanation").textContent).toContain("The agent may run the tool again.");
   const messagesBefore = agent.count("message");
+  // Resending asks first: it may cause the tool to run again.
   fireEvent.click(screen.getByRole("button", { name: "Resend as a message" }));
+  expect(agent.count("message")).toBe(messagesBefore);
+  expect(card.textContent).toContain("This may cause the tool to run again.");
+  fireEvent.click(screen.getByRole("button", { name: "Send the message" }));
   await waitFor(() => expect(agent.count("message")).toBe(messagesBefore + 1));
-  await waitFor(() => expect(client.outbox.getState().entries).toEqual([]));
   expect(screen.getByRole("list", { name: "messages" }).textContent).toContain(
     'My earlier answer to "Deploy to prod?" may not have arrived: I approved it with target = staging.',
   );
+  // The lost entry stays on screen, marked as resent, until the person dismisses it.
+  await screen.findByTestId("resent");
+  expect(client.outbox.getState().entries.map((entry) => entry.state)).toEqual(["lost"]);
+  expect(screen.queryByRole("button", { name: "Resend as a message" })).toBeNull();
+  fireEvent.click(screen.getByRole("button", { name: "Dismiss" }));
+  await waitFor(() => expect(client.outbox.getState().entries).toEqual([]));
+});
+
+test("after Approve or Reject, focus moves to the card's status line", async () => {
+  const { client } = setup();
+  renderWithClient(client, <ThreadView />);
+  await askForDeployment();
+  const reject = screen.getByRole("button", { name: "Reject" });
+  reject.focus();
+  fireEvent.click(reject);
+  await waitFor(() => expect(screen.getByTestId("approval-status").textContent).toBe("Rejection delivered."));
+  expect(document.activeElement).toBe(screen.getByTestId("approval-status"));
+});
+
+function RejectWithReason(props: { interruptId: string }) {
+  const approval = useApproval(THREAD, props.interruptId);
+  return (
+    <button
+      type="button"
+      onClick={() => void approval.answer({ approved: false, reason: "not on a Friday" })}
+    >
+      Reject with a reason
+    </button>
+  );
+}
+
+test("a reason never makes a valid rejection invalid: kept with the entry, sent only where the schema declares it", async () => {
+  const agent = new FakeAgent();
+  const interruptId = agent.seedDeployQuestion(THREAD);
+  const { client } = setup(agent);
+  renderWithClient(
+    client,
+    <>
+      <ThreadView />
+      <RejectWithReason interruptId={interruptId} />
+    </>,
+  );
+  await screen.findByRole("heading", { name: "Deploy to prod?" });
+  fireEvent.click(screen.getByRole("button", { name: "Reject with a reason" }));
+  // The schema is closed and has no `reason`: the answer is still written and delivered.
+  await waitFor(() => expect(screen.getByTestId("approval-status").textContent).toBe("Rejection delivered."));
+  expect(screen.getByTestId("approval-decision").textContent).toBe("You rejected: not on a Friday");
+  expect(client.outbox.getState().entries[0]?.decision).toEqual({
+    kind: "reject",
+    reason: "not on a Friday",
+  });
+  const body = JSON.parse(client.outbox.getState().entries[0]?.body ?? "{}") as {
+    resume: { payload: unknown }[];
+  };
+  expect(body.resume[0]?.payload).toEqual({ approved: false });
 });
 
 function ConnectionBadge() {
@@ -327,4 +393,72 @@ test("after a needs-you verdict the kept answer is shown and the person can answ
       .entries.map((entry) => entry.state)
       .sort(),
   ).toEqual(["applied", "needs_user"]);
+});
+
+test("the question travels with the answer: a reload of a thread that no longer holds it shows the same card", async () => {
+  // First session: answer the question; the entry keeps message, proposed call and schema.
+  const agent = new FakeAgent();
+  const store = new MemoryStore();
+  const { client } = setup(agent, { storage: store });
+  renderWithClient(client, <ThreadView />);
+  await askForDeployment();
+  fireEvent.click(screen.getByRole("button", { name: "Reject" }));
+  await waitFor(() => expect(screen.getByTestId("approval-status").textContent).toBe("Rejection delivered."));
+  const [kept] = await store.listByNamespace("user-1");
+  expect(kept?.question).toEqual({
+    message: "Deploy to prod?",
+    toolName: "deploy_change",
+    proposedArgs: { target: "prod" },
+    responseSchema: DEPLOY_SCHEMA,
+  });
+  cleanup();
+  client.dispose();
+
+  // Another session over the same storage, against a server that kept nothing of the thread.
+  const { client: next } = setup(new FakeAgent(), { storage: store });
+  renderWithClient(next, <ThreadView />);
+  const card = await screen.findByTestId("approval-card");
+  await screen.findByRole("heading", { name: "Deploy to prod?" });
+  expect(card.textContent).toContain("Proposed: deploy_change (target = prod)");
+  expect(screen.getByTestId("approval-status").textContent).toBe("Rejection delivered.");
+});
+
+function Callbacks(props: { interruptId: string; log: string[] }) {
+  const approval = useApproval(THREAD, props.interruptId, {
+    onVerdict: (entry) => props.log.push(`verdict:${entry.state}`),
+    onSettled: (entry, error) => props.log.push(`settled:${entry?.state ?? error?.message}`),
+  });
+  useEntryEvents((event) => props.log.push(`event:${event.type}:${event.entry.state}`));
+  return (
+    <>
+      <p data-testid="phase">{`${approval.phase} paused=${approval.isPaused}`}</p>
+      <button type="button" onClick={() => void approval.answer({ approved: true })}>
+        Answer
+      </button>
+    </>
+  );
+}
+
+test("onVerdict/onSettled fire once per verdict, entry events reach the app, phase follows the answer", async () => {
+  const agent = new FakeAgent();
+  const interruptId = agent.seedDeployQuestion(THREAD);
+  agent.resumeScripts.push({ kind: "status", status: 503, retryAfterSeconds: 30 });
+  const { client } = setup(agent, { deps: { now: () => FIXED_NOW } });
+  const log: string[] = [];
+  renderWithClient(client, <Callbacks interruptId={interruptId} log={log} />);
+  await act(async () => {
+    await client.thread(THREAD).hydrate();
+  });
+  expect(screen.getByTestId("phase").textContent).toBe("idle paused=false");
+  fireEvent.click(screen.getByRole("button", { name: "Answer" }));
+  await waitFor(() => expect(screen.getByTestId("phase").textContent).toBe("waiting paused=false"));
+  expect(log.filter((line) => line.startsWith("verdict") || line.startsWith("settled"))).toEqual([]);
+  const key = client.outbox.getState().entries[0]?.key ?? "";
+  await act(async () => {
+    await client.retryNow(key);
+  });
+  await waitFor(() => expect(screen.getByTestId("phase").textContent).toBe("settled paused=false"));
+  expect(log.filter((line) => !line.startsWith("event"))).toEqual(["verdict:applied", "settled:applied"]);
+  expect(log.filter((line) => line.startsWith("event"))[0]).toBe("event:added:queued");
+  expect(log.filter((line) => line.startsWith("event")).at(-1)).toBe("event:verdict:applied");
 });

@@ -15,18 +15,42 @@ export {
   type FormValues,
   formFields,
 } from "./approval-form";
+export { ApprovalPhase, approvalPhase, isPausedEntry } from "./approval-phase";
+export {
+  ApprovalList,
+  type ApprovalListProps,
+  type ApprovalRendererProps,
+  type ApprovalRenderers,
+  rendererFor,
+} from "./approval-renderers";
 export { DefaultApprovalCard, type DefaultApprovalCardProps } from "./default-approval-card";
 export { describeArgs, describeDecision, resendMessage } from "./describe-decision";
-export { describeVerdict, isReplayed, type VerdictDescription, VerdictTone } from "./describe-verdict";
+export { describeEntryError } from "./describe-error";
+export {
+  describeVerdict,
+  isReplayed,
+  type VerdictContext,
+  type VerdictDescription,
+  VerdictTone,
+} from "./describe-verdict";
+export { describeWaiting, type WaitingContext } from "./describe-waiting";
 export { OutboxProvider, type OutboxProviderProps } from "./outbox-provider";
 export type { ProposedCall } from "./proposed-call";
-export { type ApprovalState, type UseApprovalResult, useApproval } from "./use-approval";
+export {
+  type ApprovalAnswer,
+  type ApprovalState,
+  type UseApprovalOptions,
+  type UseApprovalResult,
+  useApproval,
+} from "./use-approval";
 export { type ApprovalFormModel, useApprovalForm } from "./use-approval-form";
-export { useApprovals } from "./use-approvals";
+export { type ThreadApproval, useApprovals } from "./use-approvals";
 export { type UseBackgroundRunsResult, useBackgroundRuns } from "./use-background-runs";
 export { type Capabilities, useCapabilities } from "./use-capabilities";
 export { useConnection } from "./use-connection";
+export { useEntryEvents } from "./use-entry-events";
 export { useOutbox } from "./use-outbox";
 export { useOutboxClient } from "./use-outbox-client";
 export { type CountdownClock, useRetryCountdown } from "./use-retry-countdown";
 export { type UseThreadResult, useThread } from "./use-thread";
+export type { VerdictCallbacks } from "./use-verdict-callbacks";

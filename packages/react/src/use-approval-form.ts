@@ -1,6 +1,7 @@
 import type { AnswerCheck, AnswerViolation } from "@agui-outbox/core";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import {
+  FieldKind,
   type FieldValue,
   type FormErrors,
   type FormField,
@@ -69,7 +70,19 @@ export function useApprovalForm(
     if (dirty.size === 0) setValues(initial);
   }, [initial, dirty]);
 
-  const args = useMemo(() => toArgs(fields, values), [fields, values]);
+  const args = useMemo(() => {
+    const all = toArgs(fields, values);
+    // An unchecked box the proposal did not mention, left alone, is no edit: leave it out.
+    for (const field of fields)
+      if (
+        field.kind === FieldKind.boolean &&
+        all[field.name] === false &&
+        !dirty.has(field.name) &&
+        !Object.hasOwn(startArgs, field.name)
+      )
+        delete all[field.name];
+    return all;
+  }, [fields, values, dirty, startArgs]);
   // The validator is loaded on first use, a moment after the card appears. Until it
   // is there the form shows no violation and lets an answer through: `answer()`
   // checks the payload itself (awaiting the same validator) before anything is

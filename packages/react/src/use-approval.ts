@@ -7,13 +7,27 @@ import {
 } from "@agui-outbox/core";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { useStore } from "zustand";
+import { type ApprovalPhase, approvalPhase, isPausedEntry } from "./approval-phase";
 import { resendMessage } from "./describe-decision";
 import { isReplayed } from "./describe-verdict";
 import { findProposedCall, type ProposedCall } from "./proposed-call";
 import { useOutboxClient } from "./use-outbox-client";
+import { useVerdictCallbacks, type VerdictCallbacks } from "./use-verdict-callbacks";
 
 /** `unanswered` until an answer is written; then the outbox entry's state. */
 export type ApprovalState = EntryState | "unanswered";
+
+/** One answer, named by its parts (`answer({ approved: false, reason: "not today" })`). */
+export interface ApprovalAnswer {
+  readonly approved: boolean;
+  /** The arguments the person changed (approvals only); omit when nothing changed. */
+  readonly editedArgs?: Readonly<Record<string, unknown>>;
+  /** Why (rejections): sent where the interrupt's schema has a place for it, kept with the entry always. */
+  readonly reason?: string;
+}
+
+/** Options of `useApproval`. */
+export type UseApprovalOptions = VerdictCallbacks;
 
 export interface UseApprovalResult {
   /** The open interrupt (kept after the thread drops it, for the card's question). */
@@ -22,6 +36,10 @@ export interface UseApprovalResult {
   readonly interruptOpen: boolean;
   /** The tool call the interrupt guards, with its proposed arguments. */
   readonly proposed: ProposedCall | undefined;
+  /** What the person is (or was) asked: the interrupt's message, else the one kept with the answer. */
+  readonly question: string | undefined;
+  /** The interrupt's `responseSchema`, else the one kept with the answer. */
+  readonly responseSchema: Readonly<Record<string, unknown>> | undefined;
   readonly entry: OutboxEntry | undefined;
   readonly state: ApprovalState;
   /** True once the entry has a final verdict. */
@@ -36,8 +54,24 @@ export interface UseApprovalResult {
   readonly submitting: boolean;
   /** Why the last `answer()`/`cancel()`/action call failed (nothing was enqueued when it is invalid_answer). */
   readonly error: Error | null;
-  /** Approve (optionally with edited arguments) or reject. One answer per interrupt: repeated calls are ignored. */
+  /** The coarse phase: idle, saving, sending, waiting, settled. */
+  readonly phase: ApprovalPhase;
+  /** True while the answer cannot move until the network is back or the person signs in again. */
+  readonly isPaused: boolean;
+  /** True once `resendAsMessage()` posted the kept answer as a message (the entry stays until dismissed). */
+  readonly resent: boolean;
+  /**
+   * Approve (optionally with edited arguments) or reject (optionally with a
+   * reason). One answer per interrupt: a call while the first is being written
+   * returns the first's promise, and once written the entry stands. Resolves
+   * with the entry once it is durable, or undefined when it could not be
+   * written (then `error` says why). The positional form
+   * `answer(approved, editedArgs?)` still works.
+   */
+  answer(input: ApprovalAnswer): Promise<OutboxEntry | undefined>;
   answer(approved: boolean, editedArgs?: Readonly<Record<string, unknown>>): Promise<OutboxEntry | undefined>;
+  /** Like `answer`, but rejects with the core's typed `OutboxError` (for example `invalid_answer`). */
+  answerAsync(input: ApprovalAnswer): Promise<OutboxEntry>;
   /** Cancel the question instead of answering it. */
   cancel(): Promise<OutboxEntry | undefined>;
   /** Skip the rest of the backoff. */
@@ -46,7 +80,8 @@ export interface UseApprovalResult {
   discard(): Promise<void>;
   /**
    * For a lost answer: send the kept decision to the agent as a user message
-   * that says the outcome is unknown, then discard the entry.
+   * that says the outcome is unknown. The agent may act on it, so the tool may
+   * run again; the entry stays (marked `resent`) until the person dismisses it.
    */
   resendAsMessage(): Promise<void>;
 }
@@ -55,26 +90,20 @@ function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-function latestEntry(
-  entries: readonly OutboxEntry[],
-  threadId: string,
-  interruptId: string,
-): OutboxEntry | undefined {
-  for (let index = entries.length - 1; index >= 0; index -= 1) {
-    const entry = entries[index];
-    if (entry && entry.threadId === threadId && entry.interruptId === interruptId) return entry;
-  }
-  return undefined;
-}
-
 /**
  * One interrupt's answer: what was decided, where its delivery stands, and
  * the actions the person can take at each state.
  */
-export function useApproval(threadId: string, interruptId: string): UseApprovalResult {
+export function useApproval(
+  threadId: string,
+  interruptId: string,
+  options: UseApprovalOptions = {},
+): UseApprovalResult {
   const client = useOutboxClient();
+  const online = useStore(client.connection, (state) => state.online);
   const handle = useMemo(() => client.thread(threadId), [client, threadId]);
-  const entry = useStore(client.outbox, (state) => latestEntry(state.entries, threadId, interruptId));
+  // The client picks which answer this tab shows: its own, when two tabs answered.
+  const entry = useStore(client.outbox, () => client.entryFor(threadId, interruptId));
   const live = useStore(handle.store, (state) =>
     state.pendingInterrupts.find((item) => item.id === interruptId),
   );
@@ -85,47 +114,74 @@ export function useApproval(threadId: string, interruptId: string): UseApprovalR
   const interrupt = live ?? seen.current;
   // After a reload of a resolved thread the interrupt is gone; the entry still names the tool call.
   const toolCallId = interrupt?.toolCallId ?? entry?.toolCallId;
-  const proposed = useMemo(() => findProposedCall(messages, toolCallId), [messages, toolCallId]);
+  // The question travels with the answer: after a reload, in another tab or for a
+  // thread that no longer holds the tool call, the entry's copy stands in.
+  const kept = entry?.question;
+  const proposed = useMemo(
+    () =>
+      findProposedCall(messages, toolCallId) ??
+      (kept?.toolName ? { name: kept.toolName, args: kept.proposedArgs ?? {} } : undefined),
+    [messages, toolCallId, kept],
+  );
+  const responseSchema =
+    (interrupt?.responseSchema as Readonly<Record<string, unknown>> | undefined) ?? kept?.responseSchema;
 
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<Error | null>(null);
+  const [resent, setResent] = useState<string | null>(null);
   // A ref, not state: two clicks in one frame both see the state of the first render.
-  const inFlight = useRef(false);
+  const inFlight = useRef<Promise<OutboxEntry> | null>(null);
 
-  const write = useCallback(async (make: () => Promise<OutboxEntry>): Promise<OutboxEntry | undefined> => {
-    if (inFlight.current) return undefined;
-    inFlight.current = true;
+  /** Writes once: a second call while the first is being written gets the first's promise. */
+  const writeAsync = useCallback((make: () => Promise<OutboxEntry>): Promise<OutboxEntry> => {
+    if (inFlight.current) return inFlight.current;
     setSubmitting(true);
     setError(null);
-    try {
-      return await make();
-    } catch (caught) {
-      setError(asError(caught));
-      return undefined;
-    } finally {
-      inFlight.current = false;
+    const written = make().finally(() => {
+      inFlight.current = null;
       setSubmitting(false);
-    }
+    });
+    inFlight.current = written;
+    written.catch((caught: unknown) => setError(asError(caught)));
+    return written;
   }, []);
+  const write = useCallback(
+    (make: () => Promise<OutboxEntry>): Promise<OutboxEntry | undefined> =>
+      writeAsync(make).catch(() => undefined),
+    [writeAsync],
+  );
 
   const answered = entry !== undefined && !isFinalState(entry.state);
-  const answer = useCallback(
-    (approved: boolean, editedArgs?: Readonly<Record<string, unknown>>) => {
-      if (answered) return Promise.resolve(entry);
-      return write(() =>
+  const answerAsync = useCallback(
+    (input: ApprovalAnswer): Promise<OutboxEntry> => {
+      if (answered && entry) return Promise.resolve(entry);
+      return writeAsync(() =>
         client.answer(
-          approved
-            ? { threadId, interruptId, approved: true, ...(editedArgs ? { editedArgs } : {}) }
-            : { threadId, interruptId, approved: false },
+          input.approved
+            ? {
+                threadId,
+                interruptId,
+                approved: true,
+                ...(input.editedArgs ? { editedArgs: input.editedArgs } : {}),
+              }
+            : { threadId, interruptId, approved: false, ...(input.reason ? { reason: input.reason } : {}) },
         ),
       );
     },
-    [answered, entry, write, client, threadId, interruptId],
+    [answered, entry, writeAsync, client, threadId, interruptId],
   );
+  const answer = useCallback(
+    (input: ApprovalAnswer | boolean, editedArgs?: Readonly<Record<string, unknown>>) =>
+      answerAsync(
+        typeof input === "boolean" ? { approved: input, ...(editedArgs ? { editedArgs } : {}) } : input,
+      ).catch(() => undefined),
+    [answerAsync],
+  ) as UseApprovalResult["answer"];
   const cancel = useCallback(() => {
     if (answered) return Promise.resolve(entry);
     return write(() => client.answer({ threadId, interruptId, cancelled: true }));
   }, [answered, entry, write, client, threadId, interruptId]);
+  useVerdictCallbacks(entry, error, options);
 
   const act = useCallback(async (action: () => Promise<void>) => {
     setError(null);
@@ -150,21 +206,24 @@ export function useApproval(threadId: string, interruptId: string): UseApprovalR
       }),
     [act, client, key],
   );
-  const question = interrupt?.message;
+  const question = interrupt?.message ?? kept?.message;
   const resendAsMessage = useCallback(
     () =>
       act(async () => {
         if (!entry || entry.state !== EntryState.lost) return;
+        // Kept until dismissed: the person checks the conversation, then dismisses.
+        setResent(entry.key);
         await handle.send(resendMessage(entry.decision, question));
-        await client.discard(entry.key);
       }),
-    [act, entry, handle, question, client],
+    [act, entry, handle, question],
   );
 
   return {
     interrupt,
     interruptOpen: live !== undefined,
     proposed,
+    question,
+    responseSchema,
     entry,
     state: entry?.state ?? "unanswered",
     final: entry ? isFinalState(entry.state) : false,
@@ -175,7 +234,11 @@ export function useApproval(threadId: string, interruptId: string): UseApprovalR
     verdictDetail: entry?.verdictDetail ?? null,
     submitting,
     error,
+    phase: approvalPhase(entry, submitting),
+    isPaused: isPausedEntry(entry, online),
+    resent: entry !== undefined && resent === entry.key,
     answer,
+    answerAsync,
     cancel,
     retryNow,
     discard,

@@ -1,27 +1,53 @@
-import type { OutboxEntry } from "@agui-outbox/core";
+import type { OutboxEntry, PendingInterrupt } from "@agui-outbox/core";
 import { useMemo } from "react";
 import { useStore } from "zustand";
+import { findProposedCall, type ProposedCall } from "./proposed-call";
 import { useOutboxClient } from "./use-outbox-client";
+
+/** One question a thread shows a card for: open, answered, or both (answered again after "needs you"). */
+export interface ThreadApproval {
+  /** The interrupt id; also a stable React key. */
+  readonly interruptId: string;
+  readonly threadId: string;
+  /** The open interrupt, while the thread lists it as pending. */
+  readonly interrupt: PendingInterrupt | undefined;
+  /** The newest answer to it in the outbox, if any. */
+  readonly entry: OutboxEntry | undefined;
+  /** The guarded tool call, when the thread's messages name it. */
+  readonly proposed: ProposedCall | undefined;
+  /** The tool's name (`proposed.name`): what a per-tool renderer is chosen by. */
+  readonly toolName: string | undefined;
+}
 
 const NONE: readonly OutboxEntry[] = [];
 
 /**
- * The interrupt ids a thread should show a card for: every open interrupt,
- * and every answered one whose entry is still in the outbox (the thread drops
- * an interrupt once answered, but the person should still see the verdict).
- * Answered first (oldest first), then the open ones.
+ * The questions a thread should show a card for: every open interrupt, and every
+ * answered one whose entry is still in the outbox (the thread drops an interrupt
+ * once answered, but the person should still see the verdict). Answered first
+ * (oldest first), then the open ones.
  */
-export function useApprovals(threadId: string): readonly string[] {
+export function useApprovals(threadId: string): readonly ThreadApproval[] {
   const client = useOutboxClient();
   const handle = useMemo(() => client.thread(threadId), [client, threadId]);
   const pending = useStore(handle.store, (state) => state.pendingInterrupts);
+  const messages = useStore(handle.store, (state) => state.messages);
   const entries = useStore(client.outbox, (state) => state.entries);
-  const mine = entries.length === 0 ? NONE : entries;
+  const all = entries.length === 0 ? NONE : entries;
   return useMemo(() => {
-    const ids: string[] = [];
-    for (const entry of mine)
-      if (entry.threadId === threadId && !ids.includes(entry.interruptId)) ids.push(entry.interruptId);
-    for (const interrupt of pending) if (!ids.includes(interrupt.id)) ids.push(interrupt.id);
-    return ids;
-  }, [mine, pending, threadId]);
+    const newest = new Map<string, OutboxEntry>();
+    const order: string[] = [];
+    for (const entry of all) {
+      if (entry.threadId !== threadId) continue;
+      if (!newest.has(entry.interruptId)) order.push(entry.interruptId);
+      newest.set(entry.interruptId, entry);
+    }
+    for (const interrupt of pending) if (!order.includes(interrupt.id)) order.push(interrupt.id);
+    return order.map((interruptId): ThreadApproval => {
+      const interrupt = pending.find((item) => item.id === interruptId);
+      const entry = newest.get(interruptId);
+      const proposed = findProposedCall(messages, interrupt?.toolCallId ?? entry?.toolCallId);
+      return { interruptId, threadId, interrupt, entry, proposed, toolName: proposed?.name };
+    });
+  }, [all, pending, messages, threadId]);
 }

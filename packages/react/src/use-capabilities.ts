@@ -23,17 +23,18 @@ export interface Capabilities {
 }
 
 /**
- * Reads `GET {url}/capabilities` once per provider url through react-query.
- * Disabled (never fetches) when the provider was given no `url`.
+ * Reads `GET {url}/capabilities` once per client url through react-query: what the
+ * agent declares (`agent`) and the contract's retention windows (`recovery`).
+ * Which rules are in force is not read here: `useConnection().serverKind` is the
+ * one source of server kind (the client decides it from the same route).
  */
 export function useCapabilities(): UseQueryResult<Capabilities> {
   const { client, url, fetch } = useOutboxContext();
   const query = useQuery({
-    queryKey: ["agui-outbox", "capabilities", url ?? null],
-    enabled: url !== undefined,
+    queryKey: ["agui-outbox", "capabilities", url],
     staleTime: 5 * 60_000,
     queryFn: async ({ signal }): Promise<Capabilities> => {
-      const response = await fetch(`${(url ?? "").replace(/\/$/, "")}${AgentRoute.capabilities}`, { signal });
+      const response = await fetch(`${url.replace(/\/$/, "")}${AgentRoute.capabilities}`, { signal });
       if (isAbsentRoute(response.status)) return { agent: {}, recovery: null };
       if (!response.ok) throw new Error(`The agent answered HTTP ${response.status} for its capabilities.`);
       const agent = AgentCapabilitiesMiniSchema.parse(await response.json());

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo } from "react";
 import { useStore } from "zustand";
 import { useOutboxClient } from "./use-outbox-client";
+import { useRehydrateAfterRecovery } from "./use-rehydrate-after-recovery";
 
 export interface UseThreadResult {
   readonly threadId: string;
@@ -52,6 +53,7 @@ export function useThread(threadId: string): UseThreadResult {
   const rehydrate = useCallback(async () => {
     await refetch();
   }, [refetch]);
+  useRehydrateAfterRecovery(client, threadId, rehydrate);
 
   return {
     threadId,

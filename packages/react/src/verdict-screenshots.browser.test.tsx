@@ -85,9 +85,13 @@ const cases: readonly Case[] = [
   {
     name: "retry_wait",
     state: "retry_wait",
-    extra: { nextAttemptAt: FIXED_NOW + 12_000, attempts: 2 },
-    sentence: "Retrying in 12s (attempt 3).",
-    button: "Retry now (12s)",
+    extra: {
+      nextAttemptAt: FIXED_NOW + 12_000,
+      attempts: 2,
+      lastError: { kind: "http", status: 429, message: "HTTP 429" },
+    },
+    sentence: "Server busy (429) — retrying in 12 s.",
+    button: "Retry now",
   },
   { name: "paused", state: "paused", sentence: "Sign in again to send. Your answer is kept." },
   {

@@ -187,17 +187,33 @@ export class BackgroundRuns {
     await this.#runStore.insert(starting);
     this.#records.set(runId, starting);
     this.#publish();
-    this.#startsInFlight.add(runId);
+    const sending = this.#sendStart(starting, this.#lifetime.signal, true);
+    this.#startsInFlight.set(runId, sending);
     try {
-      return await this.#sendStart(starting, this.#lifetime.signal, true);
+      return await sending;
     } finally {
       this.#startsInFlight.delete(runId);
       this.#ensureLoop(runId);
     }
   }
 
+  /**
+   * Resolves once nothing this instance started is still going to write: the
+   * loops (deactivate first) and the starts in flight. `clear` waits for it
+   * before it wipes, so no record comes back after a sign-out.
+   */
+  async drain(): Promise<void> {
+    while (this.#loops.size > 0 || this.#startsInFlight.size > 0) {
+      await Promise.all(
+        [...[...this.#loops.values()].map((loop) => loop.done), ...this.#startsInFlight.values()].map(
+          (pending) => pending.catch(() => {}),
+        ),
+      );
+    }
+  }
+
   /** Runs whose start request `start()` itself is sending: the loop leaves them alone meanwhile. */
-  readonly #startsInFlight = new Set<string>();
+  readonly #startsInFlight = new Map<string, Promise<BackgroundRunRecord>>();
 
   /**
    * Sends the start (again) with the record's key and bytes, and records what

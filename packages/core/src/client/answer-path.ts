@@ -4,10 +4,12 @@ import { decisionOf, sameDecision } from "../answer/decision";
 import type { DeliveryEngine } from "../delivery/delivery-engine";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { OutboxEntry } from "../outbox/entry";
+import { questionOf } from "../outbox/entry-question";
 import type { OutboxStore } from "../outbox/outbox-store";
 import { createEntry, DEFAULT_RETENTION_MS, reduceEntry } from "../outbox/reducer";
 import { buildResumeResolution } from "../outcome/degraded-payload";
 import type { ServerKind } from "../outcome/delivery-signal";
+import type { RecordedDecision } from "../protocol/extensions";
 import type { TabMessage } from "../tabs/tab-message";
 import type { ThreadRegistry } from "../thread/thread-registry";
 import type { AnswerInput } from "./client-types";
@@ -19,12 +21,24 @@ export interface AnswerPathOptions {
   readonly threads: ThreadRegistry;
   readonly retentionMs: number | undefined;
   readonly serverKind: () => ServerKind;
+  /** False while the server kind is unknown: the body is then built at the first send. */
+  readonly kindKnown: () => boolean;
+  /** The question's schema fits only the other kind's shape: read the kind again. */
+  readonly contradicted: (reason: string) => void;
   /** Starts the client; resolves with the open store and the loaded delivery. */
   readonly started: () => Promise<{ store: OutboxStore; engine: DeliveryEngine }>;
   readonly broadcast: (message: TabMessage) => void;
+  /** This tab sends for the namespace. */
+  readonly isLeader: () => boolean;
+  /** Tells the leader about a committed answer; resolves once it heard, or nobody listens. */
+  readonly announce: (key: string, message: TabMessage) => Promise<unknown>;
+  /** Called with the key of every entry this tab wrote: the cards of this tab show these first. */
+  readonly onOwnEntry?: (key: string) => void;
   /** Applies a change without announcing it (it is announced by its own message). */
   readonly silently: (apply: () => void) => void;
 }
+
+const SCHEMA_FITS_OTHER_KIND = "the question's schema fits only the answers of another kind of server";
 
 /**
  * `answer()`: validate, write durably with a fresh key, resolve once committed.
@@ -35,9 +49,8 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
   return async function answer(input: AnswerInput): Promise<OutboxEntry> {
     const { store: opened, engine: running } = await options.started();
     const decision = decisionOf(input);
-    const interrupt = threads
-      .get(input.threadId)
-      .pendingInterrupts.find((pending) => pending.id === input.interruptId);
+    const pending = threads.get(input.threadId).pendingInterrupts;
+    const interrupt = pending.find((candidate) => candidate.id === input.interruptId);
     if (!interrupt) {
       const existing = running
         .entries()
@@ -50,15 +63,35 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
     }
     // The payload is shaped for the server in front of us (contract or degraded
     // rules), and that exact payload is what the interrupt's schema must accept.
-    const resolution = buildResumeResolution(decision, {
-      serverKind: options.serverKind(),
-      responseSchema: interrupt.responseSchema,
-    });
-    if (resolution.status === "resolved" && interrupt.responseSchema) {
-      const checkAnswer = await loadAnswerValidator();
-      const check = checkAnswer(resolution.payload, interrupt.responseSchema);
-      if (!check.valid) throw new InvalidAnswerError(check.violations);
+    // While the kind is unknown, either shape may be the one sent: one must fit.
+    // Checked in the shape of the kind in force first, then of the other kind:
+    // a question only the other kind's shape fits means the server is not what
+    // we took it for (it changed under the page). Then the kind is read again
+    // and the body waits for it.
+    const order: readonly ServerKind[] =
+      options.serverKind() === "contract" ? ["contract", "degraded"] : ["degraded", "contract"];
+    const shaped = order.map((serverKind) =>
+      buildResumeResolution(decision, { serverKind, responseSchema: interrupt.responseSchema }),
+    );
+    // The validator is a chunk of its own, loaded only for a question with a schema.
+    const checkAnswer = interrupt.responseSchema ? await loadAnswerValidator() : undefined;
+    const checks = shaped.map((one) =>
+      one.status === "resolved" && checkAnswer
+        ? checkAnswer(one.payload, interrupt.responseSchema)
+        : undefined,
+    );
+    const fits = checks.map((check) => check === undefined || check.valid);
+    if (!fits[0] && !fits[1]) {
+      const first = checks[0];
+      throw new InvalidAnswerError(first && !first.valid ? first.violations : []);
     }
+    if (!fits[0] && options.kindKnown()) options.contradicted(SCHEMA_FITS_OTHER_KIND);
+    const kindKnown = options.kindKnown();
+    const resolution = shaped[0] ?? buildResumeResolution(decision, { serverKind: "contract" });
+    // A run that asked several questions is answered in one resume: this answer
+    // is held until the last of them is answered.
+    const siblings = pending.map((candidate) => candidate.id).sort();
+    const batch = siblings.length > 1 ? { interruptIds: siblings } : undefined;
     const key = deps.randomUUID();
     const runId = deps.randomUUID();
     const now = deps.now();
@@ -68,18 +101,27 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
       threadId: input.threadId,
       interruptId: input.interruptId,
       runId,
-      body: buildResumeBody({
-        threadId: input.threadId,
-        runId,
-        interruptId: input.interruptId,
-        idempotencyKey: key,
-        resolution,
-      }),
+      body:
+        batch || !kindKnown
+          ? ""
+          : buildResumeBody({
+              threadId: input.threadId,
+              runId,
+              interruptId: input.interruptId,
+              idempotencyKey: key,
+              resolution,
+            }),
       decision,
       now,
       retentionMs: options.retentionMs ?? DEFAULT_RETENTION_MS,
+      ...(batch ? { batch } : {}),
     });
-    const entry: OutboxEntry = interrupt.toolCallId ? { ...fresh, toolCallId: interrupt.toolCallId } : fresh;
+    const entry: OutboxEntry = {
+      ...fresh,
+      question: questionOf(interrupt, threads.get(input.threadId).messages),
+      ...(interrupt.toolCallId ? { toolCallId: interrupt.toolCallId } : {}),
+      ...(interrupt.responseSchema !== undefined ? { responseSchema: interrupt.responseSchema } : {}),
+    };
     const result = await opened.putIfAbsentForInterrupt(entry);
     if (result.inserted) {
       // The write has committed: resolve now, with the entry already in the outbox
@@ -87,11 +129,18 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
       // the durable `sending` write) wait for the next task, off the path of the
       // caller awaiting the commit.
       const inserted = result.entry;
-      deps.timers.setTimeout(() => {
-        options.broadcast({ type: "entry-added", key: inserted.key, entry: inserted });
-      }, 0);
+      options.onOwnEntry?.(inserted.key);
+      const added: TabMessage = { type: "entry-added", key: inserted.key, entry: inserted };
       options.silently(() => running.adopt(inserted, { sendAfterThisTask: true }));
-      return inserted;
+      if (options.isLeader()) {
+        deps.timers.setTimeout(() => options.broadcast(added), 0);
+      } else {
+        // A follower resolves only once the leader was told (or none listens): a
+        // tab closed right after answering leaves nothing unsent behind.
+        await options.announce(inserted.key, added);
+      }
+      // The last answer of a run's questions seals them all into one request.
+      return inserted.batch ? running.sealBatch(inserted) : inserted;
     }
     const existing = result.existing;
     running.adopt(existing);
@@ -106,11 +155,27 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
         rule: "local-conflict",
         reason: "Another answer to this question was already sent from this browser; it takes precedence.",
         error: null,
-        recordedDecisions: [],
+        // The decision that won, to show instead of this one.
+        recordedDecisions: [recordedDecisionOf(existing)],
       },
     });
+    options.onOwnEntry?.(elsewhere.key);
     await opened.put(elsewhere);
     running.adopt(elsewhere);
     return elsewhere;
+  };
+}
+
+/** The winning entry's decision, in the shape the server records decisions in. */
+function recordedDecisionOf(entry: OutboxEntry): RecordedDecision {
+  const decision = entry.decision;
+  if (decision.kind === "cancel") return { interruptId: entry.interruptId, status: "cancelled" };
+  return {
+    interruptId: entry.interruptId,
+    status: "resolved",
+    payload:
+      decision.kind === "approve"
+        ? { approved: true, ...(decision.editedArgs ? { editedArgs: decision.editedArgs } : {}) }
+        : { approved: false, ...(decision.reason === undefined ? {} : { reason: decision.reason }) },
   };
 }

@@ -18,6 +18,8 @@ export interface BackgroundRunner {
   resumeAfterAuth(): Promise<void>;
   activate(): void;
   deactivate(): void;
+  /** Waits for the writes in flight (before `clear` wipes storage). */
+  drain(): Promise<void>;
   reset(): Promise<void>;
   dispose(): void;
 }
@@ -47,6 +49,7 @@ export const withoutBackgroundRuns: BackgroundRunsPlugin = () => ({
   resumeAfterAuth: async () => {},
   activate: () => {},
   deactivate: () => {},
+  drain: async () => {},
   reset: async () => {},
   dispose: () => {},
 });

@@ -59,7 +59,9 @@ export type {
  * after that read reaches this tab as a message: a tab that holds the lock by
  * the time the first read is done need not read storage again.
  * With a server kind cached by an earlier start, recovered entries go out
- * while capabilities refresh: their bodies were fixed when they were answered,
+ * first and capabilities refresh after the sending tab has handed them to the
+ * engine (the refresh's metadata write never competes with the resend's strict
+ * write): their bodies were fixed when they were answered,
  * for the kind known then, and every outcome is classified with the kind in
  * force when it arrives (the refreshed one, once the refresh has answered).
  * Without a cached kind, sending waits for the first capabilities answer.
@@ -155,10 +157,32 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     locks: deps.locks,
     openChannel: deps.openChannel,
     createTabId: deps.randomUUID,
+    timers: deps.timers,
     onLeadershipChange: (leader) => leadership.onChange(leader),
     onMessage: (message) => tabSync.onMessage(message),
+    onRescan: () => rescan(),
   });
+  /** Keys of the entries this tab wrote: with two answers to one interrupt, its cards show its own. */
+  const ownKeys = new Set<string>();
+
+  /**
+   * The leader reads storage again (a tab said hello, the page became visible,
+   * the slow tick, the database reopened): nothing stored waits for a reload.
+   */
+  function rescan(): void {
+    if (!lifecycle.isReady || lifecycle.isDisposed || !isLeader()) return;
+    if (engine) sink.track(engine.rescan(), ErrorSource.storage);
+    sink.track(background.resumeAll(), ErrorSource.background);
+  }
   const setLink = (link: ConnectionState["link"]) => connectionStore.setState({ link });
+  // Background records are mirrored through storage: the tab that polls (or starts)
+  // a run says so, and the other tabs read the runs again.
+  // Only the sending tab announces: followers re-reading must not set each other off.
+  unsubscribers.push(
+    background.runs.subscribe(() => {
+      if (isLeader()) tabs.broadcast({ type: "background-changed" });
+    }),
+  );
 
   async function doStart(): Promise<void> {
     lifecycle.dispatch({ type: "start" });
@@ -173,8 +197,13 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       sink.track(tabs.stop(), ErrorSource.tabs);
       throw error;
     }
-    const refreshed = kind.refresh();
-    if (!kindWasCached) await refreshed;
+    // With a kind cached by an earlier start, recovered answers go first: the
+    // refresh (a request, then a metadata write) starts once the sending tab has
+    // handed its recovered entries to the engine, so it never competes with the
+    // resend's strict write.
+    const first = kindWasCached ? undefined : kind.refresh();
+    if (first) await first;
+    const refreshed = first ?? leadership.settled().then(() => kind.refresh());
     unsubscribers.push(
       deps.online.subscribe((online) => {
         connectionStore.setState({ online });
@@ -186,7 +215,10 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
         }
       }),
       deps.visible.subscribe((visible) => {
-        if (visible && isLeader()) engine?.retryNetworkWaitsNow();
+        if (visible && isLeader()) {
+          engine?.retryNetworkWaitsNow();
+          rescan();
+        }
       }),
     );
     await joined;
@@ -196,7 +228,14 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
 
   /** Opens storage and reads it; true when a server kind was cached by an earlier start. */
   async function openAndLoad(): Promise<boolean> {
-    const opened = await openClientStore(options, deps, outboxStore);
+    const opened = await openClientStore(options, deps, outboxStore, {
+      // Another tab upgraded the database and the store reopened: read it again.
+      onReopen: () => {
+        if (isLeader()) rescan();
+        else if (engine) sink.track(engine.load(), ErrorSource.storage);
+      },
+      seed: () => ({ entries: engine?.entries() ?? [], backgroundRuns: background.runs.getState().runs }),
+    });
     store = opened.store;
     ownsStore = opened.owned;
     if (options.requestPersistence !== false && outboxStore.getState().durable) {
@@ -254,8 +293,13 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     threads,
     retentionMs: options.retentionMs,
     serverKind,
+    kindKnown: () => kind.known(),
+    contradicted: (reason) => kind.contradicted(reason),
     started,
     broadcast: (message) => tabs.broadcast(message),
+    isLeader,
+    announce: (key, message) => tabs.announce(key, message),
+    onOwnEntry: (key) => ownKeys.add(key),
     silently: (apply) => tabSync.silently(apply),
   });
 
@@ -309,7 +353,9 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       const matching = outboxStore
         .getState()
         .entries.filter((entry) => entry.threadId === threadId && entry.interruptId === interruptId);
-      return matching.at(-1);
+      // Each tab shows its own truth: the answer given here (applied with its own
+      // decision, or answered elsewhere with the recorded one), else the newest.
+      return matching.findLast((entry) => ownKeys.has(entry.key)) ?? matching.at(-1);
     },
     async retryNow(key) {
       const { engine: running } = await started();
@@ -333,13 +379,24 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     },
     async clear(target = namespace) {
       const { store: opened, engine: running } = await started();
+      if (target !== namespace) {
+        await opened.clear(target);
+        return;
+      }
+      // Sign-out that stays signed out: stop everything that could write, let
+      // the writes already under way land, and only then wipe. A write that still
+      // comes later (another tab's) is refused by compare-and-set: the entry is gone.
+      running.deactivate();
+      background.deactivate();
+      await Promise.all([running.drain(), background.drain()]);
       await opened.clear(target);
-      if (target === namespace) {
-        running.deactivate();
-        await running.load();
-        threads.clear();
-        await background.reset();
-        if (isLeader()) await running.activate();
+      ownKeys.clear();
+      await running.load();
+      threads.clear();
+      await background.reset();
+      if (isLeader()) {
+        await running.activate();
+        background.activate();
       }
     },
     dispose() {

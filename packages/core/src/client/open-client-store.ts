@@ -1,4 +1,5 @@
 import type { StoreApi } from "zustand/vanilla";
+import { type FallbackSeed, FallbackStore } from "../outbox/fallback-store";
 import { MemoryStore } from "../outbox/memory-store";
 import { openOutboxStore } from "../outbox/open-store";
 import type { OutboxStore } from "../outbox/outbox-store";
@@ -13,10 +14,18 @@ export interface OpenedClientStore {
 }
 
 /** Opens the store the options ask for and reports its durability on the outbox state. */
+export interface StoreEvents {
+  /** The IndexedDB store reopened after a close (another tab upgraded it): read it again. */
+  readonly onReopen?: () => void;
+  /** What the page holds, to go on from in memory when the database is gone for good. */
+  readonly seed?: () => FallbackSeed;
+}
+
 export async function openClientStore(
   options: OutboxClientOptions,
   deps: OutboxDeps,
   outboxStore: StoreApi<OutboxState>,
+  events: StoreEvents = {},
 ): Promise<OpenedClientStore> {
   const choice = options.storage ?? "indexeddb";
   if (choice === "memory") {
@@ -27,15 +36,27 @@ export async function openClientStore(
     outboxStore.setState({ durable: true });
     return { store: choice, owned: false };
   }
+  let fallback: FallbackStore | undefined;
   const opened = await openOutboxStore({
     indexedDB: deps.indexedDB(),
     ...(options.dbName ? { dbName: options.dbName } : {}),
     onClose: (reason) => outboxStore.setState({ storageError: reason }),
+    onReopen: () => {
+      outboxStore.setState({ durable: true, storageError: null });
+      events.onReopen?.();
+    },
+    // Said loudly: answers from now on live in this page only, and delivery goes on from there.
+    onUnavailable: (reason) => {
+      outboxStore.setState({ durable: false, storageError: reason });
+      void fallback?.fallBack(events.seed?.() ?? { entries: [], backgroundRuns: [] });
+    },
   });
   outboxStore.setState(
     opened.durable
       ? { durable: true, storageError: null }
       : { durable: false, storageError: opened.fallbackReason },
   );
-  return { store: opened.store, owned: true };
+  if (!opened.durable) return { store: opened.store, owned: true };
+  fallback = new FallbackStore(opened.store, options.namespace);
+  return { store: fallback, owned: true };
 }

@@ -97,6 +97,10 @@ export class TabSync {
           for (const key of message.keys) running.forget(key);
         });
         return;
+      case "background-changed":
+        // The sending tab polled a run on: show what it stored (this tab does not poll).
+        if (!this.#options.isLeader()) sink.track(background.resumeAll(), ErrorSource.background);
+        return;
       case "thread-event":
         threads.applyRemote(message.threadId, message.event);
         return;

@@ -1,5 +1,5 @@
+import { type AnswerValidator, loadAnswerValidator } from "../answer/answer-validator";
 import { buildBatchResumeBody } from "../answer/build-resume-body";
-import { checkAnswer } from "../answer/validate-answer";
 import type { OutboxEntry } from "../outbox/entry";
 import { buildResumeResolution, type ResumeResolution } from "../outcome/degraded-payload";
 import type { ServerKind } from "../outcome/delivery-signal";
@@ -18,11 +18,24 @@ export function resolutionFor(entry: OutboxEntry, serverKind: ServerKind): Resum
  * The exact bytes that answer every question of `sender`'s run: `members` (the
  * sender included) in the batch's interrupt order, under the sender's key and run.
  */
-export function buildBodyFor(
+/**
+ * The JSON-Schema validator, loaded on demand. Where it cannot be fetched (a reload
+ * while offline) the check is skipped rather than the delivery stalled: each answer
+ * was checked against the same schema when it was given, and the server checks again.
+ */
+async function validator(): Promise<AnswerValidator | undefined> {
+  try {
+    return await loadAnswerValidator();
+  } catch {
+    return undefined;
+  }
+}
+
+export async function buildBodyFor(
   sender: OutboxEntry,
   members: readonly OutboxEntry[],
   serverKind: ServerKind,
-): BuiltBody {
+): Promise<BuiltBody> {
   const order = sender.batch?.interruptIds ?? [sender.interruptId];
   const answers: { interruptId: string; resolution: ResumeResolution }[] = [];
   for (const interruptId of order) {
@@ -30,7 +43,9 @@ export function buildBodyFor(
     if (!member) return { ok: false, interruptId, message: `No answer for interrupt ${interruptId}.` };
     const resolution = resolutionFor(member, serverKind);
     const schema = member.responseSchema as Readonly<Record<string, unknown>> | undefined;
-    if (resolution.status === "resolved" && schema !== undefined) {
+    const checkAnswer =
+      resolution.status === "resolved" && schema !== undefined ? await validator() : undefined;
+    if (checkAnswer && resolution.status === "resolved") {
       const check = checkAnswer(resolution.payload, schema);
       if (!check.valid) {
         return {

@@ -3,6 +3,7 @@ import { ErrorKind, isOutboxError, OutboxError } from "../errors/outbox-error";
 import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
 import type { OutboxStore } from "../outbox/outbox-store";
 import { countersOf, type EntryAction, reduceEntry } from "../outbox/reducer";
+import { isPrunable } from "../outbox/retention";
 import { classifyOutcome } from "../outcome/classify";
 import { outcomeContext } from "../outcome/context";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
@@ -63,6 +64,8 @@ export interface DeliveryEngineOptions {
   readonly retry: PlanRetryOptions;
   /** Re-attaches in a row without a new event before falling back to a resend. */
   readonly maxReattachesWithoutProgress: number;
+  /** How long settled entries are kept (see `retention.ts`). @default FINAL_ENTRY_RETENTION_MS */
+  readonly finalRetentionMs?: number;
 }
 
 const SETTLING: ReadonlySet<string> = new Set(["applied", "elsewhere", "lost", "needs_user"]);
@@ -132,9 +135,8 @@ export class DeliveryEngine {
    */
   adopt(entry: OutboxEntry, options: { readonly sendAfterThisTask?: boolean } = {}): void {
     if (entry.namespace !== this.#options.namespace) return;
-    const known = this.#book.get(entry.key);
-    if (known && known.updatedAt > entry.updatedAt) return;
-    this.#book.set(entry);
+    // Copies of one entry are ordered by the revision the store gave them, never by clocks.
+    if (!this.#book.mirror(entry)) return;
     if (!this.#active) return;
     if (options.sendAfterThisTask) this.#wakeAfter(entry.key, 0);
     else this.schedule(entry.key);
@@ -152,6 +154,7 @@ export class DeliveryEngine {
   async activate(): Promise<void> {
     if (this.#active) return;
     this.#active = true;
+    this.#book.setWritable(true);
     this.#abort = new AbortController();
     const at = this.#options.deps.now();
     for (const entry of this.entries()) {
@@ -160,11 +163,15 @@ export class DeliveryEngine {
       if (reduceEntry(entry, { type: "recovered-on-start", at }) !== entry) this.#recovering.add(entry.key);
       this.schedule(entry.key);
     }
+    // Retention never stands in the way of sending.
+    await this.prune().catch((error: unknown) => this.#options.onError?.(error));
   }
 
   /** Stops sending (this tab lost leadership or the client is disposed). State stays durable. */
   deactivate(): void {
     this.#active = false;
+    // A write queued before this point must not land after a new leader's.
+    this.#book.setWritable(false);
     this.#recovering.clear();
     this.#transport.reset();
     this.#abort.abort(new OutboxError(ErrorKind.disposed, "Delivery stopped."));
@@ -224,7 +231,7 @@ export class DeliveryEngine {
       members.push(member);
     }
     const built = this.#options.kindKnown()
-      ? buildBodyFor(entry, members, this.#options.serverKind())
+      ? await buildBodyFor(entry, members, this.#options.serverKind())
       : undefined;
     const body = built?.ok ? built.body : "";
     const at = this.#options.deps.now();
@@ -384,7 +391,7 @@ export class DeliveryEngine {
     let body: string | undefined;
     if (initial.body === "") {
       // Shaped now, for the kind known now, and fixed from this first send on.
-      const built = buildBodyFor(
+      const built = await buildBodyFor(
         initial,
         [initial, ...this.#book.followersOf(key)],
         this.#options.serverKind(),
@@ -411,7 +418,7 @@ export class DeliveryEngine {
       if (!this.#active) return;
       const entry = this.#book.get(key);
       if (!entry) return;
-      const step = deliveryStep(entry, this.#transport.withToolEvidence(entry, signal), this.#stepContext());
+      const step = deliveryStep(entry, signal, this.#stepContext());
       const next = await this.#perform(key, entry, step, signal);
       if (next === undefined) return;
       signal = next;
@@ -558,5 +565,38 @@ export class DeliveryEngine {
       });
     }
     if (verdict.kind === "paused") this.#options.onPaused(settled);
+  }
+
+  /** Waits until every write queued so far has settled (before `clear` wipes storage). */
+  drain(): Promise<void> {
+    return this.#book.drain();
+  }
+
+  /**
+   * Reads storage again and schedules what it holds: answers a follower wrote
+   * while its message was lost, entries another tab changed. Cheap enough for a
+   * slow periodic tick; the leader also runs it when a tab says hello and when
+   * the page becomes visible.
+   */
+  async rescan(): Promise<void> {
+    await this.#book.load();
+    if (!this.#active) return;
+    for (const entry of this.entries()) this.schedule(entry.key);
+    await this.prune();
+  }
+
+  /**
+   * Retention: entries settled (applied, elsewhere, expired) longer ago than the
+   * window are deleted, here and in every tab (the removal is announced).
+   * Never one without a verdict; `lost` and `needs_user` wait for `discard`.
+   */
+  async prune(): Promise<void> {
+    if (!this.#active) return;
+    const now = this.#options.deps.now();
+    for (const entry of this.entries()) {
+      if (!isPrunable(entry, now, this.#options.finalRetentionMs)) continue;
+      await this.#options.store.delete(entry.key);
+      this.forget(entry.key);
+    }
   }
 }

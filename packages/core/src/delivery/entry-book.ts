@@ -1,5 +1,7 @@
+import { ErrorKind, OutboxError } from "../errors/outbox-error";
+import { CommitGroup } from "../outbox/commit-group";
 import type { OutboxEntry } from "../outbox/entry";
-import { compareEntries, type OutboxStore } from "../outbox/outbox-store";
+import { compareEntries, type OutboxStore, revisionOf } from "../outbox/outbox-store";
 import { type EntryAction, reduceEntry } from "../outbox/reducer";
 import { withEntry, withoutEntry } from "../outbox/sorted-entries";
 
@@ -31,9 +33,18 @@ export class EntryBook {
   #sorted: readonly OutboxEntry[] = [];
   /** Per key, the last write queued: writes to one entry run one after another. */
   readonly #writing = new Map<string, Promise<unknown>>();
+  /**
+   * False while this tab must not change delivery state (it is not the sender,
+   * or `clear` is wiping): a commit then writes nothing and rejects `disposed`.
+   */
+  #writable = true;
+
+  /** Transitions of many entries at once share one strict transaction. */
+  readonly #commits: CommitGroup;
 
   constructor(options: EntryBookOptions) {
     this.#options = options;
+    this.#commits = new CommitGroup(options.store);
   }
 
   get namespace(): string {
@@ -63,7 +74,8 @@ export class EntryBook {
   /**
    * (Re)reads the namespace's entries from storage. Storage is the source of
    * truth, except for an entry another tab reported while the read was under
-   * way: the newer of the two wins.
+   * way: the higher revision of the two wins. An entry no longer stored is
+   * dropped (discarded, or wiped by `clear` in any tab): nothing comes back.
    */
   async load(): Promise<void> {
     const stored = await this.#options.store.listByNamespace(this.#options.namespace);
@@ -71,7 +83,7 @@ export class EntryBook {
     this.#entries.clear();
     for (const entry of stored) {
       const mirrored = known.get(entry.key);
-      this.#entries.set(entry.key, mirrored && mirrored.updatedAt > entry.updatedAt ? mirrored : entry);
+      this.#entries.set(entry.key, mirrored && isNewer(mirrored, entry) ? mirrored : entry);
     }
     this.#sorted = [...this.#entries.values()].sort(compareEntries);
     this.#options.publish(this.#sorted);
@@ -104,6 +116,16 @@ export class EntryBook {
     await this.#writing.get(key);
   }
 
+  /** Stops (false) or allows (true) writes; queued writes that have not started are refused. */
+  setWritable(writable: boolean): void {
+    this.#writable = writable;
+  }
+
+  /** Resolves once every write queued so far, for every key, has settled. */
+  async drain(): Promise<void> {
+    while (this.#writing.size > 0) await Promise.all(this.#writing.values());
+  }
+
   /**
    * Runs `write` once the key's earlier writes are done, so each one reduces
    * from the entry the previous one stored and the last one queued wins.
@@ -129,10 +151,13 @@ export class EntryBook {
     let next = entry;
     for (const action of actions) next = reduceEntry(next, action);
     if (next === entry) return entry;
+    if (!this.#writable) {
+      throw new OutboxError(ErrorKind.disposed, "This tab no longer sends; the change was not written.");
+    }
     // Compare-and-set: a change computed from a copy another writer has since
     // replaced (another tab, a leader that lost its lock) is not written; the
     // stored entry is taken instead. A wiped entry is dropped, never revived.
-    const result = await this.#options.store.commit(next);
+    const result = await this.#commits.commit(next);
     if (result.committed) {
       this.set(result.entry);
       this.#options.onCommitted?.(result.entry);
@@ -145,4 +170,20 @@ export class EntryBook {
     this.set(result.current);
     return result.current;
   }
+
+  /**
+   * Holds a copy another tab reported unless this one is at least as new (by
+   * revision; a tie keeps what is held). True when it was taken.
+   */
+  mirror(entry: OutboxEntry): boolean {
+    const known = this.#entries.get(entry.key);
+    if (known && !isNewer(entry, known)) return false;
+    this.set(entry);
+    return true;
+  }
+}
+
+/** `a` is a later revision of the entry than `b`. */
+function isNewer(a: OutboxEntry, b: OutboxEntry): boolean {
+  return revisionOf(a) > revisionOf(b);
 }

@@ -1,4 +1,5 @@
 import type { RecordedDecision } from "../protocol/extensions";
+import type { EntryQuestion } from "./entry-question";
 
 /**
  * An outbox entry is data only: everything needed to resend an answer byte for
@@ -113,6 +114,8 @@ export interface OutboxEntry {
   readonly interruptId: string;
   /** The tool call the interrupt guards, when it is a tool approval: its result proves the tool ran. */
   readonly toolCallId?: string;
+  /** What the person was asked (message, proposed call, schema), so any tab or reload shows the same card. */
+  readonly question?: EntryQuestion;
   /** The runId of the resume run; reused unchanged by every retry. */
   readonly runId: string;
   /**

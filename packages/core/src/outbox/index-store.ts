@@ -2,12 +2,14 @@
 // The contract suite (`store-contract.ts`) imports Vitest and is deliberately not here.
 
 export { PersistenceResult, requestPersistentStorage } from "../storage/request-persistence";
-export { DEFAULT_OUTBOX_DB_NAME, IdbStore, type IdbStoreOptions } from "./idb-store";
+export { DEFAULT_OUTBOX_DB_NAME, IdbStore, type IdbStoreOptions, OUTBOX_DB_VERSION } from "./idb-store";
 export { MemoryStore } from "./memory-store";
 export { type OpenedOutboxStore, type OpenOutboxStoreOptions, openOutboxStore } from "./open-store";
 export {
+  type CommitResult,
   isSupersededByDefault,
   type OutboxStore,
   type PutIfAbsentOptions,
   type PutIfAbsentResult,
 } from "./outbox-store";
+export { FINAL_ENTRY_RETENTION_MS } from "./retention";

@@ -27,15 +27,23 @@ test("contract: an approval is {approved: true}, edits nested as editedArgs", ()
   });
 });
 
-test("contract: a rejection is {approved: false}, with the reason when given", () => {
+test("contract: a rejection is {approved: false}, with the reason when given and the schema declares it", () => {
   expect(buildContractResolution({ kind: "reject" })).toEqual({
     status: "resolved",
     payload: { approved: false },
   });
-  expect(buildContractResolution({ kind: "reject", reason: "wrong env" })).toEqual({
+  const withReason = { type: "object", properties: { approved: {}, reason: { type: "string" } } };
+  expect(buildContractResolution({ kind: "reject", reason: "wrong env" }, withReason)).toEqual({
     status: "resolved",
     payload: { approved: false, reason: "wrong env" },
   });
+  // A closed schema without `reason` would refuse the answer: the reason stays with the entry.
+  const closed = { type: "object", properties: { approved: {} }, additionalProperties: false };
+  for (const schema of [closed, undefined])
+    expect(buildContractResolution({ kind: "reject", reason: "wrong env" }, schema)).toEqual({
+      status: "resolved",
+      payload: { approved: false },
+    });
 });
 
 test("a cancellation carries no payload, for both generations", () => {
@@ -48,7 +56,12 @@ test("degraded: both approved and accepted are sent", () => {
     status: "resolved",
     payload: { approved: true, accepted: true },
   });
-  expect(buildDegradedResolution({ kind: "reject", reason: "no" }, undefined)).toEqual({
+  expect(
+    buildDegradedResolution(
+      { kind: "reject", reason: "no" },
+      { type: "object", properties: { reason: { type: "string" } } },
+    ),
+  ).toEqual({
     status: "resolved",
     payload: { approved: false, accepted: false, reason: "no" },
   });

@@ -12,10 +12,11 @@ export type ResumeResolution =
 
 /**
  * The payload for a server with the recovery contract: `{approved, editedArgs?}`,
- * plus the reject `reason` when the person gave one (the answer validator checks
- * it against the interrupt's `responseSchema` like the rest).
+ * plus the reject `reason` when the person gave one and the `responseSchema`
+ * declares `reason` (elsewhere the reason stays with the entry only: a closed
+ * schema would refuse a valid answer for carrying it).
  */
-export function buildContractResolution(decision: Decision): ResumeResolution {
+export function buildContractResolution(decision: Decision, responseSchema?: unknown): ResumeResolution {
   switch (decision.kind) {
     case "approve":
       return {
@@ -28,7 +29,7 @@ export function buildContractResolution(decision: Decision): ResumeResolution {
     case "reject":
       return {
         status: "resolved",
-        payload: { approved: false, ...(decision.reason === undefined ? {} : { reason: decision.reason }) },
+        payload: { approved: false, ...reasonField(decision.reason, responseSchema) },
       };
     case "cancel":
       return { status: "cancelled" };
@@ -47,9 +48,18 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
  * Framework's approval schemas put it.
  */
 export function declaresEditedArgs(responseSchema: unknown): boolean {
+  return declaresProperty(responseSchema, "editedArgs");
+}
+
+function declaresProperty(responseSchema: unknown, name: string): boolean {
   if (!isRecord(responseSchema)) return false;
   const properties = responseSchema.properties;
-  return isRecord(properties) && Object.hasOwn(properties, "editedArgs");
+  return isRecord(properties) && Object.hasOwn(properties, name);
+}
+
+/** `{reason}` when there is one and the schema has a place for it, else nothing. */
+function reasonField(reason: string | undefined, responseSchema: unknown): { reason?: string } {
+  return reason !== undefined && declaresProperty(responseSchema, "reason") ? { reason } : {};
 }
 
 /**
@@ -97,7 +107,7 @@ export function buildDegradedResolution(decision: Decision, responseSchema: unkn
         status: "resolved",
         payload: {
           ...decisionFlags(responseSchema, false),
-          ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+          ...reasonField(decision.reason, responseSchema),
         },
       };
     case "cancel":
@@ -111,6 +121,6 @@ export function buildResumeResolution(
   options: { readonly serverKind: ServerKind; readonly responseSchema?: unknown },
 ): ResumeResolution {
   return options.serverKind === "contract"
-    ? buildContractResolution(decision)
+    ? buildContractResolution(decision, options.responseSchema)
     : buildDegradedResolution(decision, options.responseSchema);
 }

@@ -606,6 +606,24 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     }),
   }),
   row({
+    // "Lost" needs evidence the tool may have run: a question still open with
+    // nothing run is retried with the same key (the budget, then a stall, brakes it).
+    id: "hydrated-approve-still-open",
+    servers: BOTH,
+    verdict: "retry",
+    on: ["hydrated"],
+    when: (s, c) =>
+      c.decision === "approve" &&
+      !c.sentBefore &&
+      s.interruptStillOpen &&
+      (s.toolEvidence === "none" || s.toolEvidence === "not_run"),
+    decide: () => ({
+      kind: "retry",
+      reason: "The question is still open on the server and nothing ran; sending again with the same key.",
+      error: null,
+    }),
+  }),
+  row({
     id: "hydrated-approve-no-tool-result",
     servers: BOTH,
     verdict: "lost",

@@ -216,12 +216,18 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     description:
       "Another device rejected first (Agent Framework stores a rejection as a tool message): nothing ran.",
   },
+  "hydrated-approve-still-open": {
+    signal: "hydration after the first attempt of an approval: the question still open, no tool result",
+    description:
+      "The server released the answer (a failure before the tool, or a claim rolled back): the same submission is sent once more.",
+    decision:
+      "Only after the first attempt: Agent Framework 1.0.1 keeps showing a consumed question as open while every resend is NOT_FOUND, so a later hydration that still shows it open is lost, not another retry.",
+  },
   "hydrated-approve-no-tool-result": {
     signal: "hydration after an approval: no tool result, or only an error marker, in the thread",
     description:
       "The answer may have been consumed without a visible result, or the tool failed: keep it and tell the person.",
-    decision:
-      "Also when the interrupt still shows as open: the server refused the answer, so resending is the person's call.",
+    decision: "An interrupt still open with nothing run is retried instead (hydrated-approve-still-open).",
   },
   "hydrated-decline-tool-result": {
     signal: "hydration after a reject or cancel: the thread shows the tool result",

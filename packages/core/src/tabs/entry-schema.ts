@@ -33,6 +33,13 @@ const EntryErrorSchema = z.looseObject({
   status: z.exactOptional(z.number()),
 });
 
+const EntryQuestionSchema = z.looseObject({
+  message: z.exactOptional(z.string()),
+  toolName: z.exactOptional(z.string()),
+  proposedArgs: z.exactOptional(z.record(z.string(), z.unknown())),
+  responseSchema: z.exactOptional(z.record(z.string(), z.unknown())),
+});
+
 const DeliveryCountersSchema = z.looseObject({
   serverFailures: z.int().check(z.nonnegative()),
   reattachesWithoutProgress: z.int().check(z.nonnegative()),
@@ -51,6 +58,7 @@ export const OutboxEntrySchema = z.looseObject({
   threadId: z.string().check(z.minLength(1)),
   interruptId: z.string().check(z.minLength(1)),
   toolCallId: z.exactOptional(z.string()),
+  question: z.exactOptional(EntryQuestionSchema),
   runId: z.string().check(z.minLength(1)),
   body: z.string(),
   responseSchema: z.exactOptional(z.unknown()),

@@ -22,7 +22,10 @@ export {
   type LockRequestOptionsLike,
 } from "./lock-manager";
 export {
+  AnnounceResult,
   createTabCoordinator,
+  DEFAULT_ANNOUNCE_ACK_MS,
+  DEFAULT_RESCAN_INTERVAL_MS,
   DropReason,
   TAB_NAME_PREFIX,
   type TabCoordinator,

@@ -107,3 +107,42 @@ test("two namespaces in one page each get their own leader", async () => {
   await alice.coordinator.stop();
   await bob.coordinator.stop();
 });
+
+test("a follower's announcement over a real BroadcastChannel resolves once the real leader acknowledged it", async () => {
+  const namespace = `browser-${crypto.randomUUID()}`;
+  const leader = browserTab(namespace, "leader");
+  const follower = browserTab(namespace, "follower");
+  await leader.coordinator.start();
+  await leader.becameLeader;
+  await follower.coordinator.start();
+  await follower.nextMessage(TabMessageType.leader);
+  const entry = {
+    key: "key-1",
+    namespace,
+    threadId: "thread-1",
+    interruptId: "interrupt-1",
+    runId: "run-1",
+    body: "{}",
+    decision: { kind: "approve" },
+    state: "queued",
+    attempts: 0,
+    nextAttemptAt: null,
+    cursor: { runId: "run-1", lastSeq: 0, acked: false },
+    lastError: null,
+    verdictDetail: null,
+    everSent: false,
+    createdAt: 1,
+    updatedAt: 1,
+    expiresAt: 2,
+  } as const;
+  const result = await follower.coordinator.announce("key-1", {
+    type: TabMessageType.entryAdded,
+    key: "key-1",
+    entry,
+  });
+  expect(result).toBe("acknowledged");
+  // The leader had the message before the follower's answer resolved.
+  expect(leader.messages.map((item) => item.message.type)).toContain(TabMessageType.entryAdded);
+  await follower.coordinator.stop();
+  await leader.coordinator.stop();
+});

@@ -187,14 +187,17 @@ test("messages reach every other tab of the namespace, with the sender's id, and
   world.flush();
 
   expect(a.received).toEqual([{ message: { type: "entry-added", key: "key-1", entry }, from: "b" }]);
+  // a leads: it acknowledges b's entry-added to every tab.
   expect(b.received).toEqual([
     { message: { type: "entry-changed", entry }, from: "a" },
     { message: { type: "thread-event", threadId: "thread-1", event }, from: "a" },
+    { message: { type: "entry-ack", key: "key-1" }, from: "a" },
   ]);
   expect(c.received.map((item) => `${item.from}:${item.message.type}`)).toEqual([
     "a:entry-changed",
     "b:entry-added",
     "a:thread-event",
+    "a:entry-ack",
   ]);
   expect([...a.dropped, ...b.dropped, ...c.dropped]).toEqual([]);
   for (const tab of [a, b, c]) await tab.coordinator.stop();
@@ -506,4 +509,124 @@ test("the defaults read the platform at call time, so importing touches nothing"
   const channel = defaultOpenChannel("agui-outbox:defaults-test");
   expect(channel).toBeDefined();
   channel?.close();
+});
+
+/** Timers that fire only when the test says so. */
+function manualTimers() {
+  let next = 1;
+  const pending = new Map<number, { ms: number; callback: () => void }>();
+  return {
+    timers: {
+      setTimeout: (callback: () => void, ms: number) => {
+        const id = next++;
+        pending.set(id, { ms, callback });
+        return id;
+      },
+      clearTimeout: (handle: unknown) => {
+        pending.delete(handle as number);
+      },
+    },
+    pending,
+    /** Fires every timer due within `ms` (one round: timers they set wait for the next call). */
+    fire(ms: number) {
+      for (const [id, timer] of [...pending]) {
+        if (timer.ms > ms) continue;
+        pending.delete(id);
+        timer.callback();
+      }
+    },
+  };
+}
+
+test("a follower's announcement resolves only once the leader acknowledged it", async () => {
+  const world = createWorld();
+  const clock = manualTimers();
+  const leader = world.tab("leader");
+  const follower = world.tab("follower", { timers: clock.timers });
+  await leader.coordinator.start();
+  await follower.coordinator.start();
+  world.flush();
+  expect(follower.coordinator.state.leaderTabId).toBe("leader");
+
+  const entry = entryFixture();
+  let result: string | undefined;
+  void follower.coordinator
+    .announce(entry.key, { type: TabMessageType.entryAdded, key: entry.key, entry })
+    .then((value) => {
+      result = value;
+    });
+  await Promise.resolve();
+  // Not delivered yet: the answer must not count as handed over.
+  expect(result).toBeUndefined();
+  world.flush(); // the leader hears entry-added and acknowledges
+  world.flush(); // the acknowledgement reaches the follower
+  await Promise.resolve();
+  expect(result).toBe("acknowledged");
+  expect(leader.received.map((item) => item.message.type)).toContain("entry-added");
+  expect(clock.pending.size).toBe(0);
+  for (const tab of [leader, follower]) await tab.coordinator.stop();
+});
+
+test("an announcement with no leader known resolves at once; a silent leader is waited for a bounded time", async () => {
+  const world = createWorld();
+  const clock = manualTimers();
+  // The lock is held elsewhere (a tab that never speaks on the channel).
+  let releaseGhost = () => {};
+  void world.locks.request(
+    "agui-outbox:alice",
+    { mode: "exclusive" },
+    () => new Promise<void>((resolve) => (releaseGhost = resolve)),
+  );
+  const follower = world.tab("follower", { timers: clock.timers });
+  await follower.coordinator.start();
+  world.flush();
+  expect(follower.coordinator.state).toMatchObject({ leader: false, leaderTabId: null });
+  const entry = entryFixture();
+  const message = { type: TabMessageType.entryAdded, key: entry.key, entry } as const;
+  expect(await follower.coordinator.announce(entry.key, message)).toBe("no-leader");
+
+  // The ghost says it leads, then never acknowledges anything.
+  world.hub.openChannel("agui-outbox:alice").postMessage({
+    protocol: TAB_PROTOCOL,
+    version: TAB_PROTOCOL_VERSION,
+    from: "ghost",
+    namespace: "alice",
+    message: { type: "leader", tabId: "ghost" },
+  });
+  world.flush();
+  expect(follower.coordinator.state.leaderTabId).toBe("ghost");
+  const waiting = follower.coordinator.announce(entry.key, message);
+  world.flush();
+  clock.fire(1_000);
+  expect(await waiting).toBe("no-ack");
+  await follower.coordinator.stop();
+  releaseGhost();
+});
+
+test("the leader rescans storage when a tab says hello and on its slow tick", async () => {
+  const world = createWorld();
+  const clock = manualTimers();
+  let rescans = 0;
+  const leader = world.tab("leader", {
+    timers: clock.timers,
+    rescanIntervalMs: 30_000,
+    onRescan: () => {
+      rescans += 1;
+    },
+  });
+  await leader.coordinator.start();
+  world.flush();
+  expect(rescans).toBe(0);
+  const joiner = world.tab("joiner");
+  await joiner.coordinator.start();
+  world.flush();
+  expect(rescans).toBe(1);
+  clock.fire(30_000);
+  expect(rescans).toBe(2);
+  clock.fire(30_000);
+  expect(rescans).toBe(3);
+  await leader.coordinator.stop();
+  // A tab that no longer leads keeps no tick.
+  expect(clock.pending.size).toBe(0);
+  await joiner.coordinator.stop();
 });

@@ -1,3 +1,4 @@
+import { defaultTimers, type Timers } from "../stream/timers";
 import { type ChannelFactory, type ChannelLike, defaultOpenChannel, type MessageEventLike } from "./channel";
 import { defaultLocks, type LockManagerLike, type LockManagerSource } from "./lock-manager";
 import {
@@ -26,6 +27,14 @@ import {
  *                                         └──────────▶ leader ──┴─ stop() ─▶ onLeadershipChange(false),
  *                                                                            then the lock is released
  *
+ * A follower's new answer is announced before `answer()` resolves, and the
+ * leader acknowledges it; the leader also re-reads storage (`onRescan`) when a
+ * tab says hello and on a slow tick, so an answer whose message was lost (its
+ * tab closed in the same task) waits for the tick at worst, never for a reload:
+ *
+ *   follower: commit ─▶ entry-added ─▶ leader acks ─▶ answer() resolves
+ *                                  └─ no leader known, or no ack in time ─▶ resolves (the tick finds it)
+ *
  * Tabs talk over one BroadcastChannel per namespace. Every message is wrapped in
  * an envelope naming the sender, and parsed on arrival: other tabs are untrusted
  * input, so anything malformed, from another namespace, or from this tab is
@@ -52,6 +61,20 @@ export const DropReason = {
   ownMessage: "own-message",
 } as const;
 export type DropReason = (typeof DropReason)[keyof typeof DropReason];
+
+/** How an announcement ended: heard by the leader, sent by the leader itself, or nobody known to listen. */
+export const AnnounceResult = {
+  acknowledged: "acknowledged",
+  self: "self",
+  noLeader: "no-leader",
+  noAck: "no-ack",
+} as const;
+export type AnnounceResult = (typeof AnnounceResult)[keyof typeof AnnounceResult];
+
+/** How long a follower waits for the leader's acknowledgement. */
+export const DEFAULT_ANNOUNCE_ACK_MS = 1_000;
+/** The leader's slow re-read of storage. */
+export const DEFAULT_RESCAN_INTERVAL_MS = 30_000;
 
 export interface TabState {
   /** This tab's id, as it appears in `from` and in `leader` announcements. */
@@ -97,6 +120,17 @@ export interface TabCoordinatorOptions {
   readonly onLeadershipChange: (isLeader: boolean) => void;
   /** Every valid message from another tab of the same namespace. */
   readonly onMessage: (message: TabMessage, from: string) => void;
+  /**
+   * The leader should read storage again: a tab said hello, or the slow tick
+   * came round. @default no-op
+   */
+  readonly onRescan?: () => void;
+  /** @default DEFAULT_RESCAN_INTERVAL_MS (30 s) */
+  readonly rescanIntervalMs?: number;
+  /** @default DEFAULT_ANNOUNCE_ACK_MS (1 s) */
+  readonly announceAckMs?: number;
+  /** Timers for the tick and the acknowledgement wait. @default globalThis timers */
+  readonly timers?: Timers;
   /** Called for each ignored message, with the reason only. @default no-op */
   readonly onDropped?: (reason: DropReason) => void;
   /**
@@ -125,6 +159,12 @@ export interface TabCoordinator {
    * sent (not started, no channel, or the message could not be cloned).
    */
   broadcast(message: TabMessage): boolean;
+  /**
+   * Tells the leader about an answer this tab committed, and resolves once the
+   * leader acknowledged it, or at once when this tab leads or no leader is known
+   * to listen, or after `announceAckMs` without an answer. Never rejects.
+   */
+  announce(key: string, message: TabMessage): Promise<AnnounceResult>;
   readonly state: TabState;
 }
 
@@ -139,6 +179,8 @@ interface Session {
   listener: ((event: MessageEventLike) => void) | undefined;
   /** Settles once the first role of this session is known. */
   starting: Promise<void>;
+  /** The leader's rescan tick, while this session leads. */
+  tick: unknown;
 }
 
 const defaultCreateTabId = () => globalThis.crypto.randomUUID();
@@ -153,6 +195,9 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
   const channelName = options.channelName ?? `${TAB_NAME_PREFIX}${namespace}`;
   const tabId = (options.createTabId ?? defaultCreateTabId)();
   const onError = options.onError ?? rethrowLater;
+  const timers: Timers = options.timers ?? defaultTimers;
+  /** Announcements waiting for the leader's acknowledgement, by key. */
+  const awaitingAck = new Map<string, Array<(result: AnnounceResult) => void>>();
 
   let state: TabState = {
     tabId,
@@ -200,6 +245,33 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
     setState({ leader: true, supported, unsupportedReason: reason, leaderTabId: tabId });
     guarded(() => options.onLeadershipChange(true));
     post(current, { type: TabMessageType.leader, tabId });
+    if (supported) scheduleTick(current);
+  }
+
+  function scheduleTick(current: Session): void {
+    current.tick = timers.setTimeout(() => {
+      current.tick = undefined;
+      if (current.stopped || !state.leader) return;
+      rescan();
+      scheduleTick(current);
+    }, options.rescanIntervalMs ?? DEFAULT_RESCAN_INTERVAL_MS);
+  }
+
+  function stopTick(current: Session): void {
+    if (current.tick === undefined) return;
+    timers.clearTimeout(current.tick);
+    current.tick = undefined;
+  }
+
+  function rescan(): void {
+    if (options.onRescan) guarded(() => options.onRescan?.());
+  }
+
+  function settleAnnouncement(key: string, result: AnnounceResult): void {
+    const waiting = awaitingAck.get(key);
+    if (!waiting) return;
+    awaitingAck.delete(key);
+    for (const resolve of waiting) resolve(result);
   }
 
   /** The lock callback: lead until stop() (or until the lock is taken from us). */
@@ -211,6 +283,7 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
 
   function loseLeadership(): void {
     if (!state.leader) return;
+    if (session) stopTick(session);
     setState({ leader: false, leaderTabId: state.leaderTabId === tabId ? null : state.leaderTabId });
     guarded(() => options.onLeadershipChange(false));
   }
@@ -305,7 +378,14 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
     if (message.type === TabMessageType.leader) setState({ leaderTabId: message.tabId });
     if (message.type === TabMessageType.hello && state.leader) {
       post(current, { type: TabMessageType.leader, tabId });
+      // A tab that joins may have written while no message reached us.
+      rescan();
     }
+    if (message.type === TabMessageType.entryAdded && state.leader) {
+      post(current, { type: TabMessageType.entryAck, key: message.key });
+    }
+    if (message.type === TabMessageType.entryAck)
+      settleAnnouncement(message.key, AnnounceResult.acknowledged);
     guarded(() => options.onMessage(message, envelope.from));
   }
 
@@ -328,6 +408,7 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
       channel: undefined,
       listener: undefined,
       starting: Promise.resolve(),
+      tick: undefined,
     };
     session = current;
     setState({ started: true, leader: false, supported: false, unsupportedReason: null, leaderTabId: null });
@@ -359,6 +440,8 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
     current.stopped = true;
     // Report first, release after: the next leader must not start while this one sends.
     loseLeadership();
+    stopTick(current);
+    for (const key of [...awaitingAck.keys()]) settleAnnouncement(key, AnnounceResult.noAck);
     setState({ started: false });
     current.abort.abort(new DOMException("The tab coordinator stopped.", "AbortError"));
     current.release();
@@ -374,6 +457,26 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
     stop,
     broadcast(message) {
       return session ? post(session, message) : false;
+    },
+    announce(key, message) {
+      const current = session;
+      if (state.leader) return Promise.resolve(AnnounceResult.self);
+      if (!current || current.stopped || !post(current, message) || state.leaderTabId === null) {
+        // Nobody is known to listen: the next leader reads storage when it takes over.
+        return Promise.resolve(AnnounceResult.noLeader);
+      }
+      return new Promise<AnnounceResult>((resolve) => {
+        const handle = timers.setTimeout(
+          () => settleAnnouncement(key, AnnounceResult.noAck),
+          options.announceAckMs ?? DEFAULT_ANNOUNCE_ACK_MS,
+        );
+        const waiting = awaitingAck.get(key) ?? [];
+        waiting.push((result) => {
+          timers.clearTimeout(handle);
+          resolve(result);
+        });
+        awaitingAck.set(key, waiting);
+      });
     },
     get state() {
       return state;

@@ -16,6 +16,10 @@ export const TabMessageType = {
   entriesRemoved: "entries-removed",
   /** An AG-UI event applied to a thread in the sending tab: apply it to the mirror. */
   threadEvent: "thread-event",
+  /** A background run record changed in storage: read the runs again to mirror them. */
+  backgroundChanged: "background-changed",
+  /** The leader heard an `entry-added`: the follower's `answer()` may resolve. */
+  entryAck: "entry-ack",
   /** The sender holds the lock and sends for the namespace. */
   leader: "leader",
   /** A tab joined; the leader answers with `leader` (and may resend state). */
@@ -52,6 +56,8 @@ export const TabMessageSchema = z.discriminatedUnion("type", [
     threadId: z.string().check(z.minLength(1)),
     event: EventMiniSchema,
   }),
+  z.object({ type: z.literal(TabMessageType.entryAck), key: z.string().check(z.minLength(1)) }),
+  z.object({ type: z.literal(TabMessageType.backgroundChanged) }),
   z.object({ type: z.literal(TabMessageType.leader), tabId: z.string().check(z.minLength(1)) }),
   z.object({ type: z.literal(TabMessageType.hello) }),
   z.object({ type: z.literal(TabMessageType.request), request: TabRequestSchema }),
@@ -67,6 +73,8 @@ export type TabMessage =
   | { readonly type: typeof TabMessageType.entryAdded; readonly key: string; readonly entry: OutboxEntry }
   | { readonly type: typeof TabMessageType.entriesRemoved; readonly keys: readonly string[] }
   | { readonly type: typeof TabMessageType.threadEvent; readonly threadId: string; readonly event: AgUiEvent }
+  | { readonly type: typeof TabMessageType.entryAck; readonly key: string }
+  | { readonly type: typeof TabMessageType.backgroundChanged }
   | { readonly type: typeof TabMessageType.leader; readonly tabId: string }
   | { readonly type: typeof TabMessageType.hello }
   | { readonly type: typeof TabMessageType.request; readonly request: TabRequest };

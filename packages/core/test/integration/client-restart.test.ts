@@ -31,7 +31,8 @@ function freezingAfter(store: OutboxStore, allowedWrites: number): OutboxStore {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
       const method = (value as (...a: unknown[]) => unknown).bind(target);
-      if (property !== "put" && property !== "putIfAbsentForInterrupt") return method;
+      if (property !== "put" && property !== "commit" && property !== "putIfAbsentForInterrupt")
+        return method;
       return (...args: unknown[]) => {
         writes += 1;
         if (writes > allowedWrites) return new Promise(() => {});

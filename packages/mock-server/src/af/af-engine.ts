@@ -4,23 +4,20 @@ import {
   type ResumeEntry,
   type RunAgentInput,
 } from "@agui-outbox/core/protocol";
-import {
-  DEPLOY_CANCELLED_TEXT,
-  DEPLOY_REJECTED_TEXT,
-  deployDone,
-  deployReceipt,
-} from "../agent/deploy-script";
+import { canonicalJson } from "@agui-outbox/server";
+import { DEPLOY_REJECTED_TEXT, deployDone, deployReceipt } from "../agent/deploy-script";
 import { emitText, scriptHydration, scriptUserTurn, threadOf } from "../agent/scripted-turns";
 import { delayOf, FaultAction, FaultPoint } from "../chaos/fault";
 import type { FaultQueue } from "../chaos/fault-queue";
-import { canonicalJson } from "../engine/canonical-json";
 import { ServerGone } from "../engine/run-failure";
 import type { ResolvedOptions } from "../options";
 import { type MockState, type Occurrence, OccurrenceState, occurrenceKey } from "../state/mock-state";
 import {
   type AfDecision,
+  FAILED_TOOL_RESULT,
   legacyResponseSchema,
   lifecycleResponseSchema,
+  REJECTED_TOOL_RESULT,
   readLegacyPayload,
   readLifecyclePayload,
 } from "./af-payloads";
@@ -73,16 +70,20 @@ class ToolCutOff extends Error {}
  * Emulates the two generations of Microsoft Agent Framework's AG-UI server
  * that exist in the wild, so the client's degraded rules are tested without
  * Python. Neither sends `id:` lines, honours `Idempotency-Key`, keeps a
- * re-attachable log, or advertises `x-recovery`; both send `RUN_STARTED` on a
- * resume only after the approved tool has run.
+ * re-attachable log, or advertises `x-recovery`. Both send `RUN_STARTED` before
+ * their `APPROVAL_*` errors, and store a rejection as the call's tool message.
+ * docs/interop.md holds each behaviour against the real release.
  *
- * - `af-legacy`: the pending approval is consumed at ingress, the tool runs,
- *   and any later resume of it — after a failure or a success — is NOT_FOUND.
- *   A disconnect aborts the run.
- * - `af-lifecycle`: claim / executing / settled per occurrence, in memory only
- *   (a restart forgets them); an identical retry within 900 s replays the
- *   settled result and re-runs the model turn; everything else is
- *   `APPROVAL_RESUME_INVALID` with a telling message.
+ * - `af-legacy` (1.0.1): the pending approval is consumed at ingress, the tool
+ *   runs before `RUN_STARTED`, and any later resume of it — after a failure or
+ *   a success — is NOT_FOUND. An unavailable tool consumes the answer too and
+ *   finishes with "Error: Function failed.". A disconnect aborts the run.
+ * - `af-lifecycle` (1.7.0): interrupt ids `af-call-<uuid>`; claim / executing /
+ *   settled per occurrence, in memory only (a restart forgets them);
+ *   `RUN_STARTED` as soon as the claim is taken, before the tool runs; an
+ *   identical retry within 900 s replays the settled result without a model
+ *   turn; an unavailable tool is `APPROVAL_TOOL_UNAVAILABLE`, the claim
+ *   released; everything else is `APPROVAL_RESUME_INVALID` with a telling message.
  */
 export class AfEngine {
   readonly #deps: AfEngineDeps;
@@ -122,6 +123,9 @@ export class AfEngine {
           scriptUserTurn(ctx, input, {
             responseSchema: flavour === "af-legacy" ? legacyResponseSchema : lifecycleResponseSchema,
             ttlMs: flavour === "af-legacy" ? undefined : this.#deps.options.interruptTtlMs,
+            ...(flavour === "af-lifecycle"
+              ? { interruptId: () => `af-call-${this.#deps.options.randomUUID().replaceAll("-", "")}` }
+              : {}),
           });
           this.#deps.save();
         }
@@ -162,21 +166,20 @@ export class AfEngine {
     const key = occurrenceKey(threadId, entry.interruptId);
     const occurrence = state.occurrences[key];
     if (occurrence === undefined || occurrence.state !== OccurrenceState.pending) {
+      emitStarted(emit, input);
       emit(notFound(entry.interruptId));
       return;
     }
-    if (await this.#fault(FaultPoint.beforeClaim, threadId)) {
-      emit({
-        type: "RUN_ERROR",
-        code: ExceptionCode.tool,
-        message: "tool deploy_change is unavailable",
-      } as AgUiEvent);
-      return;
-    }
+    const unavailable = await this.#fault(FaultPoint.beforeClaim, threadId);
     // Consumed at ingress to prevent replay — and nothing remembers that it was.
     delete state.occurrences[key];
     this.#deps.save();
+    if (unavailable) {
+      this.#finishUnavailableLegacy(input, occurrence, emit);
+      return;
+    }
     if (entry.status === "cancelled") {
+      emitStarted(emit, input);
       emit({
         type: "RUN_ERROR",
         code: OutcomeCode.CANCELLED,
@@ -194,7 +197,36 @@ export class AfEngine {
     }
     const decision = readLegacyPayload(entry.payload, occurrence.args);
     const result = decision.approved ? await this.#executeOnce(occurrence, decision.args, alive, sink) : null;
-    await this.#finishTurn(input, occurrence, decision, result, emit, runId, "af-legacy");
+    if (!decision.approved) this.#recordRejection(threadId, occurrence);
+    await this.#finishTurn(input, occurrence, decision, result, emit, runId, "af-legacy", false);
+  }
+
+  /** 1.0.1 with the tool unavailable: the answer is consumed, the call "failed", nothing ran. */
+  #finishUnavailableLegacy(
+    input: RunAgentInput,
+    occurrence: Occurrence,
+    emit: (event: AgUiEvent) => void,
+  ): void {
+    const { threadId, runId } = input;
+    const failed = { messageId: this.#deps.options.randomUUID(), content: FAILED_TOOL_RESULT };
+    emitStarted(emit, input);
+    emit({
+      type: "TOOL_CALL_RESULT",
+      messageId: failed.messageId,
+      toolCallId: occurrence.toolCallId,
+      content: failed.content,
+      role: "tool",
+    } as AgUiEvent);
+    const messageId = this.#deps.options.randomUUID();
+    emitText(emit, messageId, FAILED_TOOL_RESULT);
+    this.#recordToolResult(threadId, occurrence, failed);
+    threadOf(this.#deps.state(), threadId, this.#deps.options.clock.now()).messages.push({
+      id: messageId,
+      role: "assistant",
+      content: FAILED_TOOL_RESULT,
+    });
+    this.#deps.save();
+    emit({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "success" } } as AgUiEvent);
   }
 
   // ── af-lifecycle ──────────────────────────────────────────────────────────
@@ -222,6 +254,7 @@ export class AfEngine {
     const occurrence = state.occurrences[key];
 
     if (record !== undefined) {
+      emitStarted(emit, input);
       if (record.state === "claimed" || record.state === "executing") {
         emit(invalid(`Approval interrupt '${id}' is not pending: another request is processing it`));
         return;
@@ -241,23 +274,21 @@ export class AfEngine {
         return;
       }
       if (occurrence === undefined) return;
-      // Identical retry within the window: the settled result again, and the model turn re-runs.
-      if (entry.status === "cancelled") {
-        this.#finishCancelled(input, emit);
-        return;
+      // Identical retry within the window: the settled result again, without a model turn.
+      if (record.result !== null) {
+        emit({
+          type: "TOOL_CALL_RESULT",
+          messageId: record.result.messageId,
+          toolCallId: occurrence.toolCallId,
+          content: record.result.content,
+          role: "tool",
+        } as AgUiEvent);
       }
-      await this.#finishTurn(
-        input,
-        occurrence,
-        record.read ?? { approved: false, args: {} },
-        record.result,
-        emit,
-        runId,
-        "af-lifecycle",
-      );
+      emit({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "success" } } as AgUiEvent);
       return;
     }
 
+    emitStarted(emit, input);
     if (occurrence === undefined || occurrence.state !== OccurrenceState.pending) {
       emit(notFound(id));
       return;
@@ -269,10 +300,11 @@ export class AfEngine {
       return;
     }
     if (await this.#fault(FaultPoint.beforeClaim, threadId)) {
+      // The claim is released as safe to retry: the identical resume runs the tool.
       emit({
         type: "RUN_ERROR",
-        code: ExceptionCode.tool,
-        message: "tool deploy_change is unavailable",
+        code: OutcomeCode.TOOL_UNAVAILABLE,
+        message: "Approved tool(s) deploy_change are temporarily unavailable; retry the approval later.",
       } as AgUiEvent);
       return;
     }
@@ -286,7 +318,7 @@ export class AfEngine {
       this.#settle(record);
       occurrence.state = OccurrenceState.cancelled;
       this.#deps.save();
-      this.#finishCancelled(input, emit);
+      this.#finishCancelled(input, emit, false);
       return;
     }
     if (await this.#fault(FaultPoint.afterClaim, threadId)) {
@@ -314,8 +346,9 @@ export class AfEngine {
     this.#settle(record);
     occurrence.state = read.approved ? OccurrenceState.resolved : OccurrenceState.rejected;
     if (record.result !== null) this.#recordToolResult(threadId, occurrence, record.result);
+    if (!read.approved) this.#recordRejection(threadId, occurrence);
     this.#deps.save();
-    await this.#finishTurn(input, occurrence, read, record.result, emit, runId, "af-lifecycle");
+    await this.#finishTurn(input, occurrence, read, record.result, emit, runId, "af-lifecycle", true);
   }
 
   #settle(record: LifecycleRecord): void {
@@ -347,7 +380,10 @@ export class AfEngine {
     return { messageId: this.#deps.options.randomUUID(), content: deployReceipt(args) };
   }
 
-  /** `RUN_STARTED` (only now: after the tool), the tool result, the model turn, `RUN_FINISHED`. */
+  /**
+   * `RUN_STARTED` unless already sent (legacy sends it only now, after the tool),
+   * the tool result, the model turn, `RUN_FINISHED`.
+   */
   async #finishTurn(
     input: RunAgentInput,
     occurrence: Occurrence,
@@ -356,6 +392,7 @@ export class AfEngine {
     emit: (event: AgUiEvent) => void,
     runId: string,
     flavour: AfFlavour,
+    started: boolean,
   ): Promise<void> {
     const { threadId } = input;
     // 1.0.1 streams nothing before the model's first output: a model call that fails
@@ -365,7 +402,7 @@ export class AfEngine {
       emit(modelCallFailed());
       return;
     }
-    emit({ type: "RUN_STARTED", threadId, runId } as AgUiEvent);
+    if (!started) emit({ type: "RUN_STARTED", threadId, runId } as AgUiEvent);
     if (result !== null) {
       emit({
         type: "TOOL_CALL_RESULT",
@@ -405,9 +442,17 @@ export class AfEngine {
     });
   }
 
-  #finishCancelled(input: RunAgentInput, emit: (event: AgUiEvent) => void): void {
-    emit({ type: "RUN_STARTED", threadId: input.threadId, runId: input.runId } as AgUiEvent);
-    emitText(emit, this.#deps.options.randomUUID(), DEPLOY_CANCELLED_TEXT);
+  /** Both generations store a rejection as the call's tool message, not as a result. */
+  #recordRejection(threadId: string, occurrence: Occurrence): void {
+    this.#recordToolResult(threadId, occurrence, {
+      messageId: this.#deps.options.randomUUID(),
+      content: REJECTED_TOOL_RESULT,
+    });
+  }
+
+  /** 1.7.0 finishes a cancel with no model turn, and an identical cancel the same way. */
+  #finishCancelled(input: RunAgentInput, emit: (event: AgUiEvent) => void, started = false): void {
+    if (!started) emit({ type: "RUN_STARTED", threadId: input.threadId, runId: input.runId } as AgUiEvent);
     emit({
       type: "RUN_FINISHED",
       threadId: input.threadId,
@@ -430,6 +475,18 @@ export class AfEngine {
       return false;
     }
     return fault !== undefined;
+  }
+}
+
+/**
+ * `RUN_STARTED` on a resume. Written even when the client has already gone: the
+ * server notices a disconnect only at a later write, so the tool still runs.
+ */
+function emitStarted(emit: (event: AgUiEvent) => void, input: RunAgentInput): void {
+  try {
+    emit({ type: "RUN_STARTED", threadId: input.threadId, runId: input.runId } as AgUiEvent);
+  } catch (error) {
+    if (!(error instanceof Aborted)) throw error;
   }
 }
 

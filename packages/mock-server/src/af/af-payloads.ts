@@ -13,15 +13,27 @@ export const legacyResponseSchema = {
   required: ["accepted"],
 } as const;
 
-/** Lifecycle: `approved` first, `accepted` as an alias, `editedArgs` replacing the arguments. */
+/**
+ * Lifecycle, as 1.7.0 serves it: `approved` first, `accepted` as an alias, each
+ * argument by name for a single edit, `editedArgs` replacing them all; closed.
+ */
 export const lifecycleResponseSchema = {
   type: "object",
   properties: {
     approved: { type: "boolean" },
     accepted: { type: "boolean" },
+    ...deployToolParameters.properties,
     editedArgs: deployToolParameters,
   },
+  anyOf: [{ required: ["approved"] }, { required: ["accepted"] }],
+  additionalProperties: false,
 } as const;
+
+/** What both generations store as the call's tool message when an approval is rejected. */
+export const REJECTED_TOOL_RESULT = "Error: Tool call invocation was rejected by user.";
+
+/** What 1.0.1 stores (and streams) for an approved tool it cannot call. */
+export const FAILED_TOOL_RESULT = "Error: Function failed.";
 
 export interface AfDecision {
   readonly approved: boolean;
@@ -50,9 +62,12 @@ export function readLifecyclePayload(
   const fields = record(payload);
   const approved = typeof fields.approved === "boolean" ? fields.approved : fields.accepted === true;
   const edited = fields.editedArgs;
-  const args =
-    typeof edited === "object" && edited !== null && !Array.isArray(edited)
-      ? { ...(edited as Record<string, unknown>) }
-      : { ...proposed };
+  if (typeof edited === "object" && edited !== null && !Array.isArray(edited)) {
+    return { approved, args: { ...(edited as Record<string, unknown>) } };
+  }
+  const args: Record<string, unknown> = { ...proposed };
+  for (const name of Object.keys(proposed)) {
+    if (typeof fields[name] === "string") args[name] = fields[name];
+  }
   return { approved, args };
 }

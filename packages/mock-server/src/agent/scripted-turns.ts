@@ -31,6 +31,8 @@ export interface InterruptStyle {
   readonly responseSchema: Record<string, unknown>;
   /** Lifetime published as `expiresAt`; undefined = never expires. */
   readonly ttlMs: number | undefined;
+  /** The interrupt's id for a tool call; the tool call's own id when absent. */
+  readonly interruptId?: (toolCallId: string) => string;
 }
 
 export function threadOf(state: MockState, threadId: string, now: number): ThreadRecord {
@@ -103,8 +105,9 @@ export function scriptUserTurn(ctx: TurnContext, input: RunAgentInput, style: In
     } as AgUiEvent);
     ctx.emit({ type: "TOOL_CALL_ARGS", toolCallId, delta: argsJson } as AgUiEvent);
     ctx.emit({ type: "TOOL_CALL_END", toolCallId } as AgUiEvent);
+    const interruptId = style.interruptId?.(toolCallId) ?? toolCallId;
     const interrupt: Interrupt = {
-      id: toolCallId,
+      id: interruptId,
       reason: "tool_call",
       toolCallId,
       message: deployQuestion(target),
@@ -117,9 +120,9 @@ export function scriptUserTurn(ctx: TurnContext, input: RunAgentInput, style: In
       type: "function",
       function: { name: DEPLOY_TOOL, arguments: argsJson },
     });
-    ctx.state.occurrences[occurrenceKey(threadId, toolCallId)] = {
+    ctx.state.occurrences[occurrenceKey(threadId, interruptId)] = {
       threadId,
-      interruptId: toolCallId,
+      interruptId,
       toolCallId,
       toolName: DEPLOY_TOOL,
       args,

@@ -6,15 +6,26 @@
 // table equal to what the servers do today.
 import { randomUUID } from "node:crypto";
 import { AgentRoute, Header, MetadataKey, OutcomeCode } from "@agui-outbox/core/protocol";
-import { createParser } from "eventsource-parser";
+import {
+  approval,
+  approveWith,
+  askToDeploy,
+  type CheckTarget,
+  codeOf,
+  executions,
+  finished,
+  hydrate,
+  metadataOf,
+  post,
+  readFrames,
+  resume,
+  showsToolResult,
+  types,
+} from "./check-wire";
 
-/** A server under test and its controls. */
-export interface CheckTarget {
-  /** Base URL; the AG-UI endpoint is `${url}/agent`. */
-  readonly url: string;
-  readonly ledger: () => Promise<ReadonlyArray<{ readonly threadId: string }>>;
-  readonly chaos: (faults: readonly Record<string, unknown>[]) => Promise<void>;
-}
+import { RELEASE_CHECKS } from "./release-checks";
+
+export type { CheckTarget } from "./check-wire";
 
 export interface CheckResult {
   readonly pass: boolean;
@@ -27,131 +38,6 @@ export interface ContractCheck {
   /** What DESIGN.md asks of the server. */
   readonly rule: string;
   readonly run: (target: CheckTarget) => Promise<CheckResult>;
-}
-
-interface SseFrame {
-  readonly id: string | undefined;
-  readonly event: Record<string, unknown>;
-}
-
-interface RunReply {
-  readonly status: number;
-  readonly frames: readonly SseFrame[];
-  readonly body: string;
-}
-
-const types = (reply: RunReply) => reply.frames.map((frame) => String(frame.event.type));
-const runError = (reply: RunReply) => reply.frames.find((frame) => frame.event.type === "RUN_ERROR")?.event;
-const finished = (reply: RunReply) =>
-  reply.frames.find((frame) => frame.event.type === "RUN_FINISHED")?.event;
-const codeOf = (reply: RunReply) =>
-  reply.status >= 400 ? `HTTP ${reply.status}` : String(runError(reply)?.code ?? "no error");
-const metadataOf = (event: Record<string, unknown> | undefined, key: string) =>
-  (event?.metadata as Record<string, Record<string, unknown>> | undefined)?.[key];
-
-/** Reads an SSE response to its end (or until the connection breaks). */
-async function readFrames(response: Response): Promise<{ frames: SseFrame[]; body: string }> {
-  const frames: SseFrame[] = [];
-  let body = "";
-  const parser = createParser({
-    onEvent: (message) => frames.push({ id: message.id, event: JSON.parse(message.data) }),
-  });
-  const decoder = new TextDecoder();
-  try {
-    for await (const chunk of response.body ?? []) {
-      const text = decoder.decode(chunk, { stream: true });
-      body += text;
-      parser.feed(text);
-    }
-  } catch {
-    // A dropped connection ends the reading; the frames so far are the answer.
-  }
-  return { frames, body };
-}
-
-async function post(target: CheckTarget, input: Record<string, unknown>, key?: string): Promise<RunReply> {
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-  if (key) headers[Header.idempotencyKey] = key;
-  const response = await fetch(`${target.url}/agent${AgentRoute.run}`, {
-    method: "POST",
-    headers,
-    body: JSON.stringify({ state: {}, messages: [], tools: [], context: [], ...input }),
-  });
-  const isStream = response.headers.get("content-type")?.includes("text/event-stream");
-  if (!isStream) return { status: response.status, frames: [], body: await response.text() };
-  return { status: response.status, ...(await readFrames(response)) };
-}
-
-interface Asked {
-  readonly threadId: string;
-  readonly interruptId: string;
-  readonly responseSchema: { readonly properties?: Record<string, unknown> };
-  readonly reply: RunReply;
-}
-
-async function askToDeploy(target: CheckTarget, label: string): Promise<Asked> {
-  const threadId = `check-${label}-${randomUUID().slice(0, 8)}`;
-  const reply = await post(target, {
-    threadId,
-    runId: randomUUID(),
-    messages: [{ id: randomUUID(), role: "user", content: "please deploy to prod" }],
-  });
-  const outcome = finished(reply)?.outcome as { interrupts?: Array<Record<string, unknown>> } | undefined;
-  const interrupt = outcome?.interrupts?.[0];
-  if (!interrupt)
-    throw new Error(`${label}: the server did not ask for approval (${types(reply).join(", ")})`);
-  return {
-    threadId,
-    interruptId: String(interrupt.id),
-    responseSchema: (interrupt.responseSchema ?? {}) as Asked["responseSchema"],
-    reply,
-  };
-}
-
-/** An answer in the form the interrupt's schema asks for (`accepted` only where declared). */
-function approval(asked: Asked, approved: boolean): Record<string, unknown> {
-  const declaresAccepted = asked.responseSchema.properties?.accepted !== undefined;
-  return declaresAccepted ? { approved, accepted: approved } : { approved };
-}
-
-function resume(asked: Asked, payload: Record<string, unknown>, key: string, runId = randomUUID()) {
-  return {
-    threadId: asked.threadId,
-    runId,
-    resume: [
-      {
-        interruptId: asked.interruptId,
-        status: "resolved",
-        payload,
-        metadata: { [MetadataKey.idempotencyKey]: key },
-      },
-    ],
-  };
-}
-
-async function executions(target: CheckTarget, threadId: string): Promise<number> {
-  return (await target.ledger()).filter((execution) => execution.threadId === threadId).length;
-}
-
-async function hydrate(target: CheckTarget, threadId: string): Promise<RunReply> {
-  return post(target, { threadId, runId: randomUUID() });
-}
-
-const showsToolResult = (reply: RunReply) =>
-  reply.frames.some((frame) => {
-    if (frame.event.type === "TOOL_CALL_RESULT") return true;
-    const messages = frame.event.type === "MESSAGES_SNAPSHOT" ? (frame.event.messages as unknown[]) : [];
-    return messages.some((message) => (message as { role?: string }).role === "tool");
-  });
-
-/** Approves once, with a fault armed for this thread; returns what a retry needs. */
-async function approveWith(target: CheckTarget, label: string, fault?: Record<string, unknown>) {
-  const asked = await askToDeploy(target, label);
-  if (fault) await target.chaos([{ ...fault, threadId: asked.threadId }]);
-  const key = randomUUID();
-  const input = resume(asked, approval(asked, true), key);
-  const first = await post(target, input, key);
-  return { asked, key, input, first };
 }
 
 export const CONTRACT_CHECKS: readonly ContractCheck[] = [
@@ -364,9 +250,12 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
   },
 ];
 
+/** Every row of docs/interop.md: the contract's checks, then the releases' behaviour. */
+export const SERVER_CHECKS: readonly ContractCheck[] = [...CONTRACT_CHECKS, ...RELEASE_CHECKS];
+
 export async function runChecks(target: CheckTarget): Promise<Map<string, CheckResult>> {
   const results = new Map<string, CheckResult>();
-  for (const check of CONTRACT_CHECKS) {
+  for (const check of SERVER_CHECKS) {
     try {
       results.set(check.id, await check.run(target));
     } catch (error) {

@@ -1,0 +1,227 @@
+// The storage and tabs soak: seeded schedules of "close a tab right after answering in it",
+// "database closed mid-delivery" (another page upgrades it) and "two tabs start background
+// runs", with server faults. `SOAK_RUNS` schedules per scenario from `SOAK_SEED`, as the
+// chaos soak; a failing schedule prints its seed.
+import { randomUUID } from "node:crypto";
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import { approvalCard, askToDeploy, openThread, readStoredEntries } from "../support/demo-page";
+import { type Fault, MockControl } from "../support/mock-control";
+import { checkInvariants, FINAL_VERDICTS } from "./invariants";
+import { mulberry32, type Random, scheduleSeed } from "./prng";
+
+interface SoakMetadata {
+  readonly mockUrl: string;
+  readonly soakRuns?: number;
+  readonly soakRandomSeed?: boolean;
+}
+
+const FIXED_SEED = 20_261_201;
+const SETTLE_MS = 45_000;
+const DEMO_DB = "agui-outbox-demo";
+
+const Scenario = {
+  closeAfterAnswer: "close-after-answer",
+  databaseUpgraded: "database-upgraded-mid-delivery",
+  twoTabsBackground: "two-tabs-start-background-runs",
+} as const;
+type Scenario = (typeof Scenario)[keyof typeof Scenario];
+
+/** Faults that leave a verdict reachable and keep delivery in flight for a while. */
+function drawFaults(random: Random): Omit<Fault, "threadId">[] {
+  const pool: Array<() => Omit<Fault, "threadId">> = [
+    () => ({
+      point: "before-response",
+      action: "status",
+      status: random.pick([429, 503]),
+      retryAfterMs: random.int(0, 1000),
+    }),
+    () => ({ point: "before-response", action: "delay", delayMs: random.int(100, 800) }),
+    () => ({ point: "after-claim", action: "delay", delayMs: random.int(100, 800) }),
+    () => ({ point: "mid-stream", action: "drop", afterEvents: random.int(1, 5) }),
+  ];
+  return Array.from({ length: random.int(0, 2) }, () => random.pick(pool)());
+}
+
+async function settledEntries(page: Page, threadId: string) {
+  const deadline = Date.now() + SETTLE_MS;
+  for (;;) {
+    const entries = (await readStoredEntries(page)).filter((entry) => entry.threadId === threadId);
+    if (
+      (entries.length > 0 && entries.every((entry) => FINAL_VERDICTS.has(entry.state))) ||
+      Date.now() > deadline
+    )
+      return entries;
+    await page.waitForTimeout(50);
+  }
+}
+
+async function upgradeDatabase(page: Page): Promise<void> {
+  await page.evaluate(async (name) => {
+    const known = (await indexedDB.databases()).find((database) => database.name === name);
+    const version = (known?.version ?? 1) + 1;
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.open(name, version);
+      request.onupgradeneeded = () => request.result.createObjectStore(`added-in-v${version}`);
+      request.onblocked = () => reject(new Error("the upgrade was blocked"));
+      request.onsuccess = () => {
+        request.result.close();
+        resolve();
+      };
+      request.onerror = () => reject(request.error);
+    });
+  }, DEMO_DB);
+}
+
+async function responsive(page: Page): Promise<boolean> {
+  return Promise.race([
+    page.evaluate(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000)),
+  ]);
+}
+
+/** One schedule; the broken promises, in words. */
+async function runOne(
+  browser: Browser,
+  baseURL: string,
+  mock: MockControl,
+  scenario: Scenario,
+  seed: number,
+) {
+  const random = mulberry32(seed);
+  const threadId = `storage-soak-${seed}-${randomUUID().slice(0, 4)}`;
+  await mock.reset();
+  const context = await browser.newContext({ baseURL });
+  try {
+    const first = await context.newPage();
+    if (scenario === Scenario.twoTabsBackground) {
+      const second = await context.newPage();
+      const threads = [threadId, `${threadId}-b`] as const;
+      await openThread(first, threads[0]);
+      await openThread(second, threads[1]);
+      for (const [page, thread] of [
+        [first, threads[0]],
+        [second, threads[1]],
+      ] as const) {
+        await page.getByLabel("Your message", { exact: true }).fill("please deploy to prod");
+        if (random.chance(0.5))
+          await mock.addFaults({ point: "before-response", action: "status", status: 503, threadId: thread });
+      }
+      const buttons = await Promise.all(
+        [first, second].map((page) => page.getByTestId("send-background").elementHandle()),
+      );
+      await Promise.all(
+        buttons.map((button) => button?.evaluate((element) => (element as HTMLElement).click())),
+      );
+      if (random.chance(0.5)) await [first, second][random.int(0, 1)]?.reload();
+      const violations: string[] = [];
+      for (const page of [first, second]) {
+        await expect(page.getByTestId("background-run"))
+          .toHaveCount(2, { timeout: SETTLE_MS })
+          .catch(() => violations.push("a tab does not list both background runs"));
+        await expect(page.locator('[data-testid="background-run"][data-verdict="completed"]'))
+          .toHaveCount(2, { timeout: SETTLE_MS })
+          .catch(() => violations.push("not both background runs completed"));
+      }
+      for (const thread of threads) {
+        const ran = (await mock.ledger(thread)).length;
+        if (ran !== 1) violations.push(`the background run of ${thread} ran its tool ${ran} times`);
+      }
+      return { violations, verdict: "background" };
+    }
+
+    await openThread(first, threadId);
+    await askToDeploy(first);
+    const second = await context.newPage();
+    await openThread(second, threadId);
+    await second.locator('[data-testid="approval-card"][data-state="unanswered"]').waitFor();
+    const interruptId = (await approvalCard(first).getAttribute("data-interrupt-id")) ?? "";
+    const faults = drawFaults(random);
+    if (faults.length > 0) await mock.addFaults(...faults.map((fault) => ({ ...fault, threadId })));
+    const tabs = [first, second];
+    const answerIn = random.int(0, 1);
+    const answering = tabs[answerIn] as Page;
+    await approvalCard(answering).getByTestId("approve").click();
+    await answering.locator('[data-testid="approval-card"]:not([data-state="unanswered"])').waitFor();
+    const violations: string[] = [];
+    let watcher = tabs[1 - answerIn] as Page;
+    if (scenario === Scenario.closeAfterAnswer) {
+      await answering.close();
+    } else {
+      await new Promise((resolve) => setTimeout(resolve, random.int(0, 800)));
+      const upgrader = await context.newPage();
+      await upgrader.goto("/");
+      await upgradeDatabase(upgrader);
+      await upgrader.close();
+      watcher = answering;
+      for (const page of tabs)
+        if (!(await responsive(page))) violations.push("a tab froze after the upgrade");
+    }
+    const entries = await settledEntries(watcher, threadId);
+    const card = approvalCard(watcher);
+    await expect(card)
+      .toHaveAttribute("data-state", entries[0]?.state ?? "", { timeout: 5000 })
+      .catch(() => {});
+    const decision = card.getByTestId("approval-decision");
+    violations.push(
+      ...checkInvariants({
+        decision: "approve",
+        interruptId,
+        entries,
+        executions: await mock.ledger(threadId),
+        occurrences: await mock.occurrences(threadId),
+        cards: [
+          {
+            tab: 0,
+            state: (await card.count()) === 1 ? await card.getAttribute("data-state") : null,
+            decisionText: (await decision.count()) === 1 ? await decision.textContent() : null,
+          },
+        ],
+      }),
+    );
+    return { violations, verdict: entries.map((entry) => entry.state).join("+") || "none" };
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    return { violations: [`the schedule could not run: ${message}`], verdict: "error" };
+  } finally {
+    await context.close();
+  }
+}
+
+for (const scenario of Object.values(Scenario)) {
+  test(`storage soak: ${scenario}`, async ({ browser }, testInfo) => {
+    const metadata = testInfo.project.metadata as SoakMetadata;
+    const baseURL = testInfo.project.use.baseURL;
+    if (baseURL === undefined) throw new Error("the project names no baseURL");
+    // One schedule per scenario in the end-to-end suite; SOAK_RUNS in `npm run soak`.
+    const runs = Number(process.env.SOAK_RUNS ?? (metadata.soakRuns === undefined ? 1 : metadata.soakRuns));
+    const base =
+      process.env.SOAK_SEED !== undefined
+        ? Number(process.env.SOAK_SEED)
+        : metadata.soakRandomSeed
+          ? Math.floor(Math.random() * 4294967296)
+          : FIXED_SEED;
+    test.setTimeout(runs * 120_000);
+    const mock = new MockControl(metadata.mockUrl);
+    const failures: string[] = [];
+    const verdicts = new Map<string, number>();
+    const started = Date.now();
+    for (let index = 0; index < runs; index += 1) {
+      const seed = scheduleSeed(base, index);
+      const result = await runOne(browser, baseURL, mock, scenario, seed);
+      verdicts.set(result.verdict, (verdicts.get(result.verdict) ?? 0) + 1);
+      if (result.violations.length > 0) {
+        failures.push(
+          [`VIOLATION ${scenario} seed ${seed}`, ...result.violations.map((line) => `  - ${line}`)].join(
+            "\n",
+          ),
+        );
+        console.log(failures.at(-1));
+      }
+    }
+    const spread = [...verdicts].map(([verdict, count]) => `${verdict} ${count}`).join(", ");
+    console.log(
+      `${scenario}: schedules ${runs} from SOAK_SEED=${base}, violations ${failures.length}, verdicts ${spread}, seconds ${Math.round((Date.now() - started) / 1000)}`,
+    );
+    expect(failures).toEqual([]);
+  });
+}

@@ -1,0 +1,290 @@
+import { expect, test } from "vitest";
+import { VirtualTime } from "../../src/background/virtual-time.test-util";
+import type { OutboxClient } from "../../src/client/create-outbox-client";
+import { OutboxError } from "../../src/errors/outbox-error";
+import { isFinalState, type OutboxEntry } from "../../src/outbox/entry";
+import { MemoryStore } from "../../src/outbox/memory-store";
+import type { OutboxStore } from "../../src/outbox/outbox-store";
+import { manualSignal } from "../../src/testing/manual-signal";
+import {
+  askForDeployment,
+  chaos,
+  ledger,
+  makeClient,
+  type RequestRecord,
+  recordingFetch,
+  settled,
+  startHarness,
+} from "./harness";
+
+// Every answer ends in a server's verdict or the person's choice: offline, spent
+// retries, a tool that stays unavailable or failing storage never end an entry.
+// Waits run on virtual time (the loop's own timers are compressed, the clock
+// stays exact); what counts is asserted at the server.
+
+const MINUTE = 60_000;
+
+/** Resolves (on real time) once `predicate` holds. */
+async function until(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+const entryOf = (client: OutboxClient, key: string) =>
+  client.outbox.getState().entries.find((entry) => entry.key === key) as OutboxEntry;
+
+const resumes = (log: readonly RequestRecord[]) => log.filter((request) => request.idempotencyKey !== null);
+
+/** Every state an entry passes through, as published. */
+function statesOf(client: OutboxClient, key: () => string | undefined): string[] {
+  const seen: string[] = [];
+  client.outbox.subscribe((state) => {
+    const entry = state.entries.find((candidate) => candidate.key === key());
+    if (entry && seen.at(-1) !== entry.state) seen.push(entry.state);
+  });
+  return seen;
+}
+
+test("offline for 10 minutes, then online: sent once with the original key, no manual action", async () => {
+  const harness = await startHarness();
+  const time = new VirtualTime({ realAboveMs: 40_000 });
+  const online = manualSignal(true);
+  const log: RequestRecord[] = [];
+  const reachServer = recordingFetch(log);
+  let offline = false;
+  const client = makeClient(harness, {
+    retry: {},
+    deps: {
+      now: time.now,
+      timers: time.timers,
+      online,
+      fetch: (input, init) =>
+        offline ? Promise.reject(new TypeError("Failed to fetch")) : reachServer(input, init),
+    },
+  });
+  await client.start();
+  const interrupt = await askForDeployment(client, "t-offline");
+  offline = true;
+  online.set(false);
+  const entry = await client.answer({ threadId: "t-offline", interruptId: interrupt.id, approved: true });
+  const from = time.now();
+  await until(() => time.now() - from >= 10 * MINUTE, "ten virtual minutes");
+
+  const waiting = entryOf(client, entry.key);
+  expect(isFinalState(waiting.state)).toBe(false);
+  expect(waiting.counters?.serverFailures).toBe(0);
+  expect(resumes(log)).toHaveLength(0);
+
+  offline = false;
+  online.set(true);
+  const final = await settled(client, entry.key);
+  expect(final.state).toBe("applied");
+  expect(resumes(log).map((request) => request.idempotencyKey)).toEqual([entry.key]);
+  expect(await ledger(harness)).toHaveLength(1);
+});
+
+test("APPROVAL_TOOL_UNAVAILABLE ×20: never lost; stalled once the budget is spent, applied once the tool is back", async () => {
+  const harness = await startHarness();
+  const time = new VirtualTime({ realAboveMs: 40_000 });
+  const visible = manualSignal(true);
+  const log: RequestRecord[] = [];
+  const client = makeClient(harness, {
+    retry: {},
+    deps: { now: time.now, timers: time.timers, visible, fetch: recordingFetch(log) },
+  });
+  await client.start();
+  const interrupt = await askForDeployment(client, "t-unavailable");
+  await chaos(harness, [{ point: "before-claim", action: "fail", times: 20 }]);
+  let key: string | undefined;
+  const states = statesOf(client, () => key);
+  const entry = await client.answer({ threadId: "t-unavailable", interruptId: interrupt.id, approved: true });
+  key = entry.key;
+  await until(() => entryOf(client, entry.key).state === "stalled", "the stall");
+  const stalled = entryOf(client, entry.key);
+  expect(stalled.lastError?.kind).toBe("retry_budget_exhausted");
+  // 12 failures spend the budget; the thread shows the question still open, so
+  // one more try (same key), then the stall.
+  expect(stalled.counters?.serverFailures).toBe(13);
+
+  // The person comes back to the tab: the same key goes again with a fresh budget.
+  visible.set(false);
+  visible.set(true);
+  const final = await settled(client, entry.key);
+  expect(final.state).toBe("applied");
+  expect(states).not.toContain("lost");
+  expect(new Set(resumes(log).map((request) => request.idempotencyKey))).toEqual(new Set([entry.key]));
+  expect(resumes(log)).toHaveLength(21);
+  expect(await ledger(harness)).toHaveLength(1);
+});
+
+test("a server that keeps failing gets at most 20 requests in a fake minute (full-jitter backoff, budget, stall)", async () => {
+  const harness = await startHarness();
+  const time = new VirtualTime({ realAboveMs: 40_000 });
+  const log: RequestRecord[] = [];
+  const client = makeClient(harness, {
+    retry: {},
+    deps: { now: time.now, timers: time.timers, fetch: recordingFetch(log) },
+  });
+  await client.start();
+  const interrupt = await askForDeployment(client, "t-failing");
+  await chaos(harness, [{ point: "before-response", action: "status", status: 503, times: 1000 }]);
+  const before = log.length;
+  const entry = await client.answer({ threadId: "t-failing", interruptId: interrupt.id, approved: true });
+  const from = time.now();
+  await until(
+    () => time.now() - from >= MINUTE || entryOf(client, entry.key).state === "stalled",
+    "a fake minute or the stall",
+  );
+  expect(log.length - before).toBeLessThanOrEqual(20);
+  expect(isFinalState(entryOf(client, entry.key).state)).toBe(false);
+});
+
+/** A store whose writes fail while `failing()` holds; counts the writes tried. */
+function flakyStore(
+  store: OutboxStore,
+  failing: () => boolean,
+): { store: OutboxStore; writes: () => number } {
+  let writes = 0;
+  const proxy = new Proxy(store, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== "function") return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (property !== "commit" && property !== "put") return method;
+      return (...args: unknown[]) => {
+        writes += 1;
+        if (failing())
+          return Promise.reject(
+            new OutboxError("storage_quota", `${String(property)} failed (QuotaExceededError)`),
+          );
+        return method(...args);
+      };
+    },
+  });
+  return { store: proxy, writes: () => writes };
+}
+
+test("writes failing for 10 s: a few dozen tries at most, the failure on the entry and the outbox, delivered once after", async () => {
+  const harness = await startHarness();
+  const time = new VirtualTime({ realAboveMs: 40_000 });
+  const log: RequestRecord[] = [];
+  let failUntil = 0;
+  const flaky = flakyStore(new MemoryStore(), () => time.now() < failUntil);
+  const client = makeClient(harness, {
+    storage: flaky.store,
+    retry: {},
+    deps: { now: time.now, timers: time.timers, fetch: recordingFetch(log) },
+  });
+  await client.start();
+  const interrupt = await askForDeployment(client, "t-storage");
+  const entry = await client.answer({ threadId: "t-storage", interruptId: interrupt.id, approved: true });
+  failUntil = time.now() + 10_000;
+  const writesBefore = flaky.writes();
+  await until(
+    () => entryOf(client, entry.key).lastError?.kind === "storage_quota",
+    "the failure on the entry",
+  );
+  expect(client.outbox.getState().storageError?.kind).toBe("storage_quota");
+  const final = await settled(client, entry.key);
+  expect(final.state).toBe("applied");
+  expect(flaky.writes() - writesBefore).toBeLessThanOrEqual(40);
+  expect(resumes(log)).toHaveLength(1);
+  expect(await ledger(harness)).toHaveLength(1);
+});
+
+test("a storage failure while taking the lead is reported, and delivery resumes", async () => {
+  const harness = await startHarness();
+  const memory = new MemoryStore();
+  let backgroundReads = 0;
+  const store = new Proxy(memory, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== "function") return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (property !== "listBackgroundRuns") return method;
+      return (...args: unknown[]) => {
+        backgroundReads += 1;
+        // The start's own read works; the leadership's first one fails.
+        if (backgroundReads === 2)
+          return Promise.reject(new OutboxError("storage_failed", "listBackgroundRuns failed"));
+        return method(...args);
+      };
+    },
+  });
+  const client = makeClient(harness, { storage: store });
+  await client.start();
+  await until(() => client.outbox.getState().storageError !== null, "the reported failure");
+  expect(client.outbox.getState().storageError?.message).toContain("listBackgroundRuns");
+  await until(() => backgroundReads >= 3, "the leadership trying again");
+  const interrupt = await askForDeployment(client, "t-lead");
+  const entry = await client.answer({ threadId: "t-lead", interruptId: interrupt.id, approved: true });
+  expect((await settled(client, entry.key)).state).toBe("applied");
+  expect(client.connection.getState().leader).toBe(true);
+});
+
+test("capabilities failing at start on af-legacy: nothing is sent until the kind is known, then applied with its body", async () => {
+  const harness = await startHarness({ mode: "af-legacy" });
+  const time = new VirtualTime({ realAboveMs: 40_000 });
+  const log: RequestRecord[] = [];
+  const reachServer = recordingFetch(log);
+  let capabilityFailures = 0;
+  let knownAt = Number.POSITIVE_INFINITY;
+  const client = makeClient(harness, {
+    retry: {},
+    deps: {
+      now: time.now,
+      timers: time.timers,
+      fetch: (input, init) => {
+        if (input.endsWith("/capabilities")) {
+          if (capabilityFailures < 3) {
+            capabilityFailures += 1;
+            return Promise.resolve(new Response("unavailable", { status: 503 }));
+          }
+          knownAt = Math.min(knownAt, log.length);
+        }
+        return reachServer(input, init);
+      },
+    },
+  });
+  await client.start();
+  expect(client.connection.getState().link.name).toBe("unreachable");
+  const interrupt = await askForDeployment(client, "t-caps");
+  const entry = await client.answer({ threadId: "t-caps", interruptId: interrupt.id, approved: true });
+  expect(entry.body).toBe("");
+  const final = await settled(client, entry.key);
+  expect(final.state).toBe("applied");
+  const firstResume = log.findIndex((request) => request.idempotencyKey !== null);
+  expect(firstResume).toBeGreaterThanOrEqual(knownAt);
+  expect(client.connection.getState().serverKind).toBe("degraded");
+  expect(JSON.parse(final.body).resume[0].payload).toMatchObject({ approved: true, accepted: true });
+  expect(await ledger(harness)).toHaveLength(1);
+});
+
+test("the server switches to af-legacy under a running page: no false 'applied', and the page says it re-detects", async () => {
+  const harness = await startHarness();
+  const client = makeClient(harness);
+  await client.start();
+  expect(client.connection.getState().serverKind).toBe("contract");
+  const links: string[] = [];
+  client.connection.subscribe((state) => links.push(state.link.name));
+  const switched = await fetch(`${harness.server.url}/__mode`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ mode: "af-legacy" }),
+  });
+  expect(switched.ok).toBe(true);
+  const interrupt = await askForDeployment(client, "t-switch");
+  const entry = await client.answer({ threadId: "t-switch", interruptId: interrupt.id, approved: true });
+  // The question's schema fits only af-legacy's answers: the kind is read again
+  // before the body is built, so "applied" comes with the execution behind it.
+  expect(entry.body).toBe("");
+  const final = await settled(client, entry.key);
+  expect(links).toContain("detecting");
+  expect(client.connection.getState().serverKind).toBe("degraded");
+  expect(final.state).toBe("applied");
+  expect(JSON.parse(final.body).resume[0].payload).toMatchObject({ accepted: true });
+  expect(await ledger(harness)).toHaveLength(1);
+});

@@ -1,0 +1,146 @@
+// The wire helpers the server checks share: hand-built requests and a bare SSE reader,
+// independent of the SDK, so the checks judge servers, not our client.
+import { randomUUID } from "node:crypto";
+import { AgentRoute, Header, MetadataKey } from "@agui-outbox/core/protocol";
+import { createParser } from "eventsource-parser";
+
+/** A server under test and its controls. */
+export interface CheckTarget {
+  /** Base URL; the AG-UI endpoint is `${url}/agent`. */
+  readonly url: string;
+  readonly ledger: () => Promise<ReadonlyArray<{ readonly threadId: string }>>;
+  readonly chaos: (faults: readonly Record<string, unknown>[]) => Promise<void>;
+}
+
+export interface SseFrame {
+  readonly id: string | undefined;
+  readonly event: Record<string, unknown>;
+  /** When the frame arrived (`performance.now()`), for checks about what comes before what. */
+  readonly at: number;
+}
+
+export interface RunReply {
+  readonly status: number;
+  readonly frames: readonly SseFrame[];
+  readonly body: string;
+}
+
+export const types = (reply: RunReply) => reply.frames.map((frame) => String(frame.event.type));
+export const runError = (reply: RunReply) =>
+  reply.frames.find((frame) => frame.event.type === "RUN_ERROR")?.event;
+export const finished = (reply: RunReply) =>
+  reply.frames.find((frame) => frame.event.type === "RUN_FINISHED")?.event;
+export const codeOf = (reply: RunReply) =>
+  reply.status >= 400 ? `HTTP ${reply.status}` : String(runError(reply)?.code ?? "no error");
+export const metadataOf = (event: Record<string, unknown> | undefined, key: string) =>
+  (event?.metadata as Record<string, Record<string, unknown>> | undefined)?.[key];
+
+/** Reads an SSE response to its end (or until the connection breaks). */
+export async function readFrames(response: Response): Promise<{ frames: SseFrame[]; body: string }> {
+  const frames: SseFrame[] = [];
+  let body = "";
+  const parser = createParser({
+    onEvent: (message) =>
+      frames.push({ id: message.id, event: JSON.parse(message.data), at: performance.now() }),
+  });
+  const decoder = new TextDecoder();
+  try {
+    for await (const chunk of response.body ?? []) {
+      const text = decoder.decode(chunk, { stream: true });
+      body += text;
+      parser.feed(text);
+    }
+  } catch {
+    // A dropped connection ends the reading; the frames so far are the answer.
+  }
+  return { frames, body };
+}
+
+export async function post(
+  target: CheckTarget,
+  input: Record<string, unknown>,
+  key?: string,
+): Promise<RunReply> {
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+  if (key) headers[Header.idempotencyKey] = key;
+  const response = await fetch(`${target.url}/agent${AgentRoute.run}`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ state: {}, messages: [], tools: [], context: [], ...input }),
+  });
+  const isStream = response.headers.get("content-type")?.includes("text/event-stream");
+  if (!isStream) return { status: response.status, frames: [], body: await response.text() };
+  return { status: response.status, ...(await readFrames(response)) };
+}
+
+export interface Asked {
+  readonly threadId: string;
+  readonly interruptId: string;
+  readonly responseSchema: { readonly properties?: Record<string, unknown> };
+  readonly reply: RunReply;
+}
+
+export async function askToDeploy(target: CheckTarget, label: string): Promise<Asked> {
+  const threadId = `check-${label}-${randomUUID().slice(0, 8)}`;
+  const reply = await post(target, {
+    threadId,
+    runId: randomUUID(),
+    messages: [{ id: randomUUID(), role: "user", content: "please deploy to prod" }],
+  });
+  const outcome = finished(reply)?.outcome as { interrupts?: Array<Record<string, unknown>> } | undefined;
+  const interrupt = outcome?.interrupts?.[0];
+  if (!interrupt)
+    throw new Error(`${label}: the server did not ask for approval (${types(reply).join(", ")})`);
+  return {
+    threadId,
+    interruptId: String(interrupt.id),
+    responseSchema: (interrupt.responseSchema ?? {}) as Asked["responseSchema"],
+    reply,
+  };
+}
+
+/** An answer in the form the interrupt's schema asks for (`accepted` only where declared). */
+export function approval(asked: Asked, approved: boolean): Record<string, unknown> {
+  const declaresAccepted = asked.responseSchema.properties?.accepted !== undefined;
+  return declaresAccepted ? { approved, accepted: approved } : { approved };
+}
+
+export function resume(asked: Asked, payload: Record<string, unknown>, key: string, runId = randomUUID()) {
+  return {
+    threadId: asked.threadId,
+    runId,
+    resume: [
+      {
+        interruptId: asked.interruptId,
+        status: "resolved",
+        payload,
+        metadata: { [MetadataKey.idempotencyKey]: key },
+      },
+    ],
+  };
+}
+
+export async function executions(target: CheckTarget, threadId: string): Promise<number> {
+  return (await target.ledger()).filter((execution) => execution.threadId === threadId).length;
+}
+
+export async function hydrate(target: CheckTarget, threadId: string): Promise<RunReply> {
+  return post(target, { threadId, runId: randomUUID() });
+}
+
+export const showsToolResult = (reply: RunReply) =>
+  reply.frames.some((frame) => {
+    if (frame.event.type === "TOOL_CALL_RESULT") return true;
+    const messages = frame.event.type === "MESSAGES_SNAPSHOT" ? (frame.event.messages as unknown[]) : [];
+    return messages.some((message) => (message as { role?: string }).role === "tool");
+  });
+
+/** Approves once, with a fault armed for this thread; returns what a retry needs. */
+export async function approveWith(target: CheckTarget, label: string, fault?: Record<string, unknown>) {
+  const asked = await askToDeploy(target, label);
+  if (fault) await target.chaos([{ ...fault, threadId: asked.threadId }]);
+  const key = randomUUID();
+  const input = resume(asked, approval(asked, true), key);
+  const first = await post(target, input, key);
+  return { asked, key, input, first };
+}

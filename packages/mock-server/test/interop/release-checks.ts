@@ -1,0 +1,160 @@
+// What the real releases do where DESIGN.md has no rule for the server but the client's
+// rules depend on it: the order of events on a resume, the interrupt's shape, what an
+// identical retry is answered with, how a rejection is stored. Each row is one way an
+// emulation once differed from the release it emulates; the test that compares every
+// emulation with its release (contract-checks.test.ts) would catch it again.
+import { randomUUID } from "node:crypto";
+import { OutcomeCode } from "@agui-outbox/core/protocol";
+import {
+  approval,
+  approveWith,
+  askToDeploy,
+  codeOf,
+  executions,
+  finished,
+  hydrate,
+  post,
+  type RunReply,
+  resume,
+  types,
+} from "./check-wire";
+import type { ContractCheck } from "./contract-checks";
+
+const frameAt = (reply: RunReply, type: string) =>
+  reply.frames.find((frame) => frame.event.type === type)?.at;
+const hasModelTurn = (reply: RunReply) => types(reply).includes("TEXT_MESSAGE_START");
+const sequence = (reply: RunReply) =>
+  reply.status >= 400
+    ? `HTTP ${reply.status}`
+    : types(reply)
+        .filter((type) => !type.startsWith("TEXT_MESSAGE_") && type !== "MESSAGES_SNAPSHOT")
+        .map((type) => (type === "RUN_ERROR" ? codeOf(reply) : type))
+        .join(", ");
+
+/** The tool takes this long in the check that asks what arrives before it finishes. */
+const SLOW_TOOL_MS = 1500;
+
+export const RELEASE_CHECKS: readonly ContractCheck[] = [
+  {
+    id: "error-after-run-started",
+    rule: "(release behaviour) an `APPROVAL_*` error on a resume comes after `RUN_STARTED`",
+    async run(target) {
+      const asked = await askToDeploy(target, "errorstart");
+      const key = randomUUID();
+      const reply = await post(
+        target,
+        resume({ ...asked, interruptId: "never-asked" }, { approved: true }, key),
+        key,
+      );
+      const seen = types(reply);
+      const after = seen[0] === "RUN_STARTED" && seen.includes("RUN_ERROR");
+      return { pass: after, observed: sequence(reply) };
+    },
+  },
+  {
+    id: "started-before-tool",
+    rule: "(release behaviour) a resume's `RUN_STARTED` arrives while the approved tool is still running",
+    async run(target) {
+      const asked = await askToDeploy(target, "startfirst");
+      await target.chaos([
+        { point: "mid-tool", action: "delay", delayMs: SLOW_TOOL_MS, threadId: asked.threadId },
+      ]);
+      const key = randomUUID();
+      const reply = await post(target, resume(asked, approval(asked, true), key), key);
+      const started = frameAt(reply, "RUN_STARTED");
+      const result = frameAt(reply, "TOOL_CALL_RESULT") ?? frameAt(reply, "RUN_FINISHED");
+      if (started === undefined || result === undefined) return { pass: false, observed: sequence(reply) };
+      // The tool sleeps SLOW_TOOL_MS: sent before it, RUN_STARTED leads by about that much;
+      // sent after it, the two frames leave together.
+      const before = result - started >= SLOW_TOOL_MS / 2;
+      return { pass: before, observed: before ? "before the tool" : "after the tool" };
+    },
+  },
+  {
+    id: "interrupt-id",
+    rule: "(release behaviour) the interrupt's id is its tool call's id",
+    async run(target) {
+      const { reply, interruptId } = await askToDeploy(target, "ids");
+      const outcome = finished(reply)?.outcome as { interrupts?: Array<Record<string, unknown>> } | undefined;
+      const interrupt = outcome?.interrupts?.[0];
+      const same = interrupt?.toolCallId === interruptId;
+      const shape = interruptId.replace(
+        /[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}/,
+        "<uuid>",
+      );
+      return { pass: same, observed: same ? "the tool call id" : `\`${shape}\`` };
+    },
+  },
+  {
+    id: "schema-flat-argument",
+    rule: "(release behaviour) the `responseSchema` declares the editable argument by name (`target`)",
+    async run(target) {
+      const asked = await askToDeploy(target, "schema");
+      const declared = Object.keys(asked.responseSchema.properties ?? {});
+      return { pass: declared.includes("target"), observed: declared.join(", ") };
+    },
+  },
+  {
+    id: "replay-no-model-turn",
+    rule: "(release behaviour) an identical approval after success: the tool's result again, no new model turn",
+    async run(target) {
+      const { asked, key, input } = await approveWith(target, "replayturn");
+      const again = await post(target, input, key);
+      const count = await executions(target, asked.threadId);
+      const ok = finished(again) !== undefined && !hasModelTurn(again) && count === 1;
+      const turn = hasModelTurn(again) ? " + model turn" : "";
+      return { pass: ok, observed: `${sequence(again)}${turn}, ${count} execution(s)` };
+    },
+  },
+  {
+    id: "reject-retry",
+    rule: "(release behaviour) an identical reject after it settled: finished, no new model turn, nothing runs",
+    async run(target) {
+      const asked = await askToDeploy(target, "rejectretry");
+      const key = randomUUID();
+      const input = resume(asked, approval(asked, false), key);
+      await post(target, input, key);
+      const again = await post(target, input, key);
+      const count = await executions(target, asked.threadId);
+      const ok = finished(again) !== undefined && !hasModelTurn(again) && count === 0;
+      const turn = hasModelTurn(again) ? " + model turn" : "";
+      return { pass: ok, observed: `${sequence(again)}${turn}, ${count} execution(s)` };
+    },
+  },
+  {
+    id: "tool-unavailable",
+    rule: "(release behaviour) the approved tool unavailable: `RUN_STARTED`, then `APPROVAL_TOOL_UNAVAILABLE`; the identical retry runs it once",
+    async run(target) {
+      const { asked, key, input, first } = await approveWith(target, "unavailable", {
+        point: "before-claim",
+        action: "fail",
+      });
+      const again = await post(target, input, key);
+      const count = await executions(target, asked.threadId);
+      const told = types(first)[0] === "RUN_STARTED" && codeOf(first) === OutcomeCode.TOOL_UNAVAILABLE;
+      const ok = told && finished(again) !== undefined && count === 1;
+      return {
+        pass: ok,
+        observed: `${sequence(first)}; retry ${finished(again) ? "finished" : codeOf(again)}, ${count} execution(s)`,
+      };
+    },
+  },
+  {
+    id: "rejection-in-thread",
+    rule: "(release behaviour) after a reject, the thread holds a tool message for the call (the rejection, not a result)",
+    async run(target) {
+      const asked = await askToDeploy(target, "rejectthread");
+      const key = randomUUID();
+      await post(target, resume(asked, approval(asked, false), key), key);
+      const snapshot = (await hydrate(target, asked.threadId)).frames.find(
+        (frame) => frame.event.type === "MESSAGES_SNAPSHOT",
+      );
+      const messages = (snapshot?.event.messages ?? []) as Array<{ role?: string; content?: unknown }>;
+      const tool = messages.find((message) => message.role === "tool");
+      return {
+        pass: tool !== undefined,
+        observed: tool === undefined ? "no tool message" : `tool message "${String(tool.content)}"`,
+      };
+    },
+  },
+];

@@ -1,0 +1,125 @@
+import { EntryState } from "@agui-outbox/core";
+import { type ReactNode, useState } from "react";
+import type { ApprovalCardModel } from "./approval-card";
+
+/** Removes an answer with a final verdict from the outbox (the card returns to the question if it is still open). */
+function DismissButton(props: { card: ApprovalCardModel }): ReactNode {
+  return (
+    <button
+      type="button"
+      className="agui-button"
+      onClick={() => void props.card.approval.discard()}
+      data-testid="dismiss"
+    >
+      Dismiss
+    </button>
+  );
+}
+
+/**
+ * A lost answer, explained where it is shown: what may have happened, and what
+ * each action does. Resending asks first, because the agent may run the tool
+ * again; the entry stays on screen until the person dismisses it.
+ */
+function LostActions(props: { card: ApprovalCardModel; onDone: () => void }): ReactNode {
+  const { approval } = props.card;
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <div className="agui-card__lost" data-testid="lost-explanation">
+      <ul className="agui-card__explain">
+        <li>
+          {approval.entry?.decision.kind === "approve"
+            ? "What may have happened: the server received your answer and the tool may have run, but its result never reached this page."
+            : "What may have happened: your answer may have reached the server, but what it did with it never reached this page."}
+        </li>
+        <li>
+          <strong>Resend as a message</strong> posts your answer to the agent as a chat message. The agent may
+          run the tool again.
+        </li>
+        <li>
+          <strong>Dismiss</strong> removes this answer from this device. Nothing is sent.
+        </li>
+      </ul>
+      {approval.resent ? (
+        <p className="agui-card__detail" data-testid="resent">
+          Your answer was sent as a message. Check the conversation, then dismiss this card.
+        </p>
+      ) : null}
+      {confirming ? (
+        <div className="agui-card__confirm">
+          <p>This may cause the tool to run again. Send your answer as a message anyway?</p>
+          <div className="agui-card__actions">
+            <button
+              type="button"
+              className="agui-button agui-button--danger"
+              data-testid="resend-confirm"
+              onClick={() => {
+                setConfirming(false);
+                props.onDone();
+                void approval.resendAsMessage();
+              }}
+            >
+              Send the message
+            </button>
+            <button
+              type="button"
+              className="agui-button"
+              data-testid="resend-back"
+              onClick={() => setConfirming(false)}
+            >
+              Don't send
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="agui-card__actions">
+          {approval.resent ? null : (
+            <button
+              type="button"
+              className="agui-button"
+              onClick={() => setConfirming(true)}
+              data-testid="resend"
+            >
+              Resend as a message
+            </button>
+          )}
+          <DismissButton card={props.card} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The actions the person has at each state after answering. */
+export function CardActions(props: { card: ApprovalCardModel; onDone: () => void }): ReactNode {
+  const { card } = props;
+  switch (card.approval.state) {
+    case EntryState.retryWait:
+      // The countdown is in the status line: the button does not repeat it.
+      return (
+        <div className="agui-card__actions">
+          <button
+            type="button"
+            className="agui-button"
+            onClick={() => void card.approval.retryNow()}
+            data-testid="retry-now"
+          >
+            Retry now
+          </button>
+        </div>
+      );
+    case EntryState.lost:
+      return <LostActions card={card} onDone={props.onDone} />;
+    case EntryState.applied:
+    case EntryState.elsewhere:
+    case EntryState.needsUser:
+    case EntryState.expired:
+      return (
+        <div className="agui-card__actions">
+          <DismissButton card={card} />
+        </div>
+      );
+    default:
+      return null;
+  }
+}
