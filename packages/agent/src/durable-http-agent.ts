@@ -16,6 +16,7 @@ import {
   DurableEventName,
   DurableRunErrorCode,
   deliveryProgress,
+  idempotencyKeyOf,
   type VerdictDetail,
   verdictDetail,
   verdictOfEntry,
@@ -167,6 +168,7 @@ export class DurableHttpAgent extends AbstractAgent {
             ? {
                 ...refusal(entry.interruptId, "answered_elsewhere", elsewhereDetail(earlier)),
                 key: earlier.key,
+                idempotencyKey: idempotencyKeyOf(earlier),
               }
             : refusal(entry.interruptId, "needs_you", error.message),
         );
@@ -263,6 +265,7 @@ function refusal(interruptId: string, verdict: AnswerVerdict, detail: string): V
     interruptId,
     verdict,
     key: null,
+    idempotencyKey: null,
     wireRunId: null,
     replayed: false,
     detail,
