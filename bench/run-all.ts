@@ -17,10 +17,11 @@ const BENCHES: readonly Bench[] = [
   { file: "enqueue-durable.ts" },
   { file: "stream-throughput.ts" },
   { file: "recovery-reload.ts" },
-  { file: "drain.ts", nodeFlags: ["--expose-gc"] },
+  { file: "drain.ts" },
   { file: "reattach.ts" },
   // Benchmark 6 (size) lives in its own file; it runs here when present.
   { file: "bundle-size.ts" },
+  { file: "server-postgres.ts" },
 ];
 
 function run(bench: Bench): Promise<{ code: number; seconds: number }> {

@@ -60,7 +60,8 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
-      testIgnore: [expirySpec, peerSpec],
+      // copilotkit/: the CopilotKit example's specs, run by e2e/copilotkit.config.ts.
+      testIgnore: [expirySpec, peerSpec, "copilotkit/**"],
       use: { browserName: "chromium" },
       metadata: { mockUrl: `http://127.0.0.1:${mockPort}` },
     },

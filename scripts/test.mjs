@@ -5,7 +5,9 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { ensureDependencies } from "./ensure-deps.mjs";
+import { ensureCopilotKitExample } from "./ensure-example.mjs";
 import { ensureAgentFrameworkPeer } from "./ensure-peer.mjs";
+import { ensurePostgres } from "./ensure-postgres.mjs";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const out = `${repo}.test-output`;
@@ -18,6 +20,20 @@ const peerUnavailable = ensureAgentFrameworkPeer();
 if (peerUnavailable) {
   console.log(`${peerUnavailable}: its interop tests are skipped.`);
   process.env.AF_PEER_UNAVAILABLE = peerUnavailable;
+}
+// Where Postgres cannot be started, the server library's Postgres and replica tests skip with this reason.
+const postgresUnavailable = ensurePostgres();
+if (postgresUnavailable) {
+  console.log(`${postgresUnavailable}: the Postgres store and replica tests are skipped.`);
+  process.env.POSTGRES_UNAVAILABLE = postgresUnavailable;
+} else {
+  console.log("Postgres available: the Postgres store and replica tests run on a real server.");
+}
+// The CopilotKit example installs apart from the workspace; without it its specs skip.
+const copilotkitUnavailable = ensureCopilotKitExample();
+if (copilotkitUnavailable) {
+  console.log(`${copilotkitUnavailable}: its end-to-end tests are skipped.`);
+  process.env.COPILOTKIT_UNAVAILABLE = copilotkitUnavailable;
 }
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -47,6 +63,7 @@ function readJson(path) {
 
 check("type check (tsc -b)", bin("tsc"), ["-b"]);
 check("type check of the core's tests", bin("tsc"), ["-p", "packages/core/tsconfig.test.json"]);
+check("type check of the agent's tests", bin("tsc"), ["-p", "packages/agent/tsconfig.test.json"]);
 check("lint (biome)", bin("biome"), ["check", "."]);
 
 // The packages as an app installs them: packed, installed outside the workspace,
@@ -85,6 +102,25 @@ if (playwright?.stats) {
   totals.failed += playwright.stats.unexpected;
   totals.skipped += playwright.stats.skipped;
   if (playwrightStatus !== 0 && playwright.stats.unexpected === 0) totals.failed += 1;
+} else {
+  totals.failed += 1;
+}
+
+if (!copilotkitUnavailable) {
+  check("type check of the CopilotKit example", bin("tsc"), ["-p", "examples/copilotkit/tsconfig.json"]);
+}
+const copilotkitStatus = run(
+  "end-to-end tests of the CopilotKit example (playwright)",
+  bin("playwright"),
+  ["test", "-c", "e2e/copilotkit.config.ts"],
+  { PLAYWRIGHT_JSON_OUTPUT_NAME: `${out}/playwright-copilotkit.json` },
+);
+const copilotkit = readJson(`${out}/playwright-copilotkit.json`);
+if (copilotkit?.stats) {
+  totals.passed += copilotkit.stats.expected + copilotkit.stats.flaky;
+  totals.failed += copilotkit.stats.unexpected;
+  totals.skipped += copilotkit.stats.skipped;
+  if (copilotkitStatus !== 0 && copilotkit.stats.unexpected === 0) totals.failed += 1;
 } else {
   totals.failed += 1;
 }

@@ -97,13 +97,21 @@ async function ours(request: RecoveryRequest): Promise<RecoveryTiming> {
   return { total: reached - started, capabilities: trap.capabilitiesMs(), ready, leader };
 }
 
-/** Timed: open the database, read the one record, hand its request to fetch. */
+/**
+ * Timed: the same durable work by hand. Open the database, read the one record,
+ * write its next attempt back with strict durability (the SDK records the attempt
+ * before the request leaves, so a crash cannot lose that it was sent), then hand
+ * its request to fetch.
+ */
 async function byHand(request: RecoveryRequest): Promise<RecoveryTiming> {
   const trap = resumeTrap();
   const started = performance.now();
   const db = await openDB(request.dbName);
   const [entry] = (await db.getAll("entries", undefined, 1)) as OutboxEntry[];
   if (!entry) throw new Error("no stored answer");
+  const tx = db.transaction("entries", "readwrite", { durability: "strict" });
+  await tx.store.put({ ...entry, attempts: entry.attempts + 1, updatedAt: Date.now() });
+  await tx.done;
   void trap.fetch(request.agentUrl, {
     method: "POST",
     headers: {

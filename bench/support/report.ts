@@ -50,6 +50,28 @@ export function figure(name: string, value: string): void {
  */
 export function target(name: string, value: string, goal: string, met: boolean): void {
   console.log(
-    `   ${name.padEnd(44)} ${value.padEnd(14)} target ${goal.padEnd(12)} ${met ? "met" : "NOT MET"}`,
+    `   ${name.padEnd(44)} ${value.padEnd(24)} target ${goal.padEnd(12)} ${met ? "met" : "NOT MET"}`,
   );
+}
+
+/** How many times each benchmark repeats its measurement; every figure is reported over them. */
+export const RUNS = envInt("BENCH_RUNS", 5);
+
+/** `median (min–max)` of per-run figures, each formatted by `format`. */
+export function spread(values: readonly number[], format: (value: number) => string): string {
+  if (values.length === 0) return "no runs";
+  const sorted = [...values].sort((a, b) => a - b);
+  const low = sorted[0] as number;
+  const high = sorted[sorted.length - 1] as number;
+  return `${format(median(values))} (${format(low)}–${format(high)})`;
+}
+
+export function times(value: number): string {
+  return `${value.toFixed(2)}×`;
+}
+
+/** Rotates `items` left by `by`: slot order moves one place each sample. */
+export function rotate<T>(items: readonly T[], by: number): T[] {
+  const shift = ((by % items.length) + items.length) % items.length;
+  return [...items.slice(shift), ...items.slice(0, shift)];
 }

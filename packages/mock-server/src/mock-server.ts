@@ -1,15 +1,20 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { Header, OutcomeCode, parseEventId } from "@agui-outbox/core/protocol";
+import {
+  BodyTooLargeError,
+  readBody,
+  SseStream,
+  sendError,
+  sendJson,
+  setCorsHeaders,
+} from "@agui-outbox/server";
 import { z } from "zod";
 import { BACKGROUND_POLL_PATH } from "./background/background-engine";
 import { ChaosRequestSchema } from "./chaos/fault";
 import { FaultQueue } from "./chaos/fault-queue";
 import { fixedCapabilities } from "./engine/capabilities";
 import { MockEngine } from "./engine/mock-engine";
-import { BodyTooLargeError, readBody } from "./http/read-body";
-import { sendError, sendJson, setCorsHeaders } from "./http/respond";
-import { SseStream } from "./http/sse-stream";
 import { type CrashInfo, MockMode, type MockServerOptions, resolveOptions } from "./options";
 import { createStore } from "./store/create-store";
 

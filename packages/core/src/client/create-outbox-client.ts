@@ -59,7 +59,9 @@ export type {
  * after that read reaches this tab as a message: a tab that holds the lock by
  * the time the first read is done need not read storage again.
  * With a server kind cached by an earlier start, recovered entries go out
- * while capabilities refresh: their bodies were fixed when they were answered,
+ * first and capabilities refresh after the sending tab has handed them to the
+ * engine (the refresh's metadata write never competes with the resend's strict
+ * write): their bodies were fixed when they were answered,
  * for the kind known then, and every outcome is classified with the kind in
  * force when it arrives (the refreshed one, once the refresh has answered).
  * Without a cached kind, sending waits for the first capabilities answer.
@@ -195,8 +197,13 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       sink.track(tabs.stop(), ErrorSource.tabs);
       throw error;
     }
-    const refreshed = kind.refresh();
-    if (!kindWasCached) await refreshed;
+    // With a kind cached by an earlier start, recovered answers go first: the
+    // refresh (a request, then a metadata write) starts once the sending tab has
+    // handed its recovered entries to the engine, so it never competes with the
+    // resend's strict write.
+    const first = kindWasCached ? undefined : kind.refresh();
+    if (first) await first;
+    const refreshed = first ?? leadership.settled().then(() => kind.refresh());
     unsubscribers.push(
       deps.online.subscribe((online) => {
         connectionStore.setState({ online });

@@ -49,6 +49,11 @@ export class Leadership {
     this.#enqueue(lifecycle.isReady, 0);
   }
 
+  /** Resolves once the leadership changes asked for so far have run (never rejects). */
+  settled(): Promise<void> {
+    return this.#chain;
+  }
+
   /** Stops any retry that is waiting. */
   stop(): void {
     this.#cancelRetry();
@@ -72,7 +77,9 @@ export class Leadership {
     if (reread) await engine.load();
     if (isLeader() && !lifecycle.isDisposed) {
       await engine.activate();
-      await background.resumeAll();
+      // The start's own read of the background runs is recent enough when the
+      // lock came before it finished (as for the entries): no second read.
+      if (reread) await background.resumeAll();
       background.activate();
     }
   }

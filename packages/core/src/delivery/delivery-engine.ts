@@ -418,7 +418,7 @@ export class DeliveryEngine {
       if (!this.#active) return;
       const entry = this.#book.get(key);
       if (!entry) return;
-      const step = deliveryStep(entry, this.#transport.withToolEvidence(entry, signal), this.#stepContext());
+      const step = deliveryStep(entry, signal, this.#stepContext());
       const next = await this.#perform(key, entry, step, signal);
       if (next === undefined) return;
       signal = next;

@@ -148,18 +148,6 @@ export class DeliveryTransport {
     return this.hydratedSignal(entry);
   }
 
-  /**
-   * A finished run on a server without the contract proves nothing by itself: the
-   * thread it streamed must show the tool's own result (outcome/tool-evidence.ts).
-   */
-  withToolEvidence(entry: OutboxEntry, signal: DeliverySignal): DeliverySignal {
-    const serverKind = this.#options.serverKind();
-    if (signal.type !== "run-finished" || serverKind !== "degraded") return signal;
-    const thread = this.#options.threads.get(entry.threadId);
-    const toolEvidence = toolEvidenceIn(thread.messages, entry.toolCallId ?? entry.interruptId, serverKind);
-    return { ...signal, toolEvidence };
-  }
-
   /** What the thread, as last hydrated, shows about `entry`'s interrupt. */
   hydratedSignal(entry: OutboxEntry): DeliverySignal {
     const thread = this.#options.threads.get(entry.threadId);
@@ -172,6 +160,18 @@ export class DeliveryTransport {
       ),
       interruptStillOpen: thread.pendingInterrupts.some((interrupt) => interrupt.id === entry.interruptId),
     };
+  }
+
+  /**
+   * A finished run on a server without the contract proves nothing by itself: the
+   * thread it streamed must show the tool's own result (outcome/tool-evidence.ts).
+   */
+  #withToolEvidence(key: string, signal: DeliverySignal): DeliverySignal {
+    const entry = this.#options.book.get(key);
+    if (signal.type !== "run-finished" || !entry) return signal;
+    const thread = this.#options.threads.get(entry.threadId);
+    const toolEvidence = toolEvidenceIn(thread.messages, entry.toolCallId ?? entry.interruptId, "degraded");
+    return { ...signal, toolEvidence };
   }
 
   async #httpSignal(response: Response): Promise<DeliverySignal> {
@@ -192,10 +192,15 @@ export class DeliveryTransport {
     abort: AbortSignal,
     resumeFrom?: StreamCursor,
   ): Promise<DeliverySignal> {
+    const degraded = this.#options.serverKind() === "degraded";
     const signal = await pumpRunStream(response, {
       ...(resumeFrom ? { log: createEventLog([resumeFrom]) } : {}),
       timers: this.#options.deps.timers,
-      stallTimeoutMs: this.#options.stallTimeoutMs,
+      // A server without the contract sends no keepalives and takes a disconnect
+      // mid-tool for a cancellation (Agent Framework 1.7.0 then marks the answer
+      // indeterminate): our own watchdog never cuts its stream; the terminal event
+      // or the network's own cut ends it.
+      stallTimeoutMs: degraded ? Number.POSITIVE_INFINITY : this.#options.stallTimeoutMs,
       maxEventBytes: this.#options.maxEventBytes,
       signal: abort,
       onRetry: (ms) => this.#options.onServerRetry(ms),
@@ -203,7 +208,7 @@ export class DeliveryTransport {
     });
     // What follows (classifying, re-attaching from the cursor) reads the stored progress.
     await this.#options.book.settled(key);
-    return signal;
+    return degraded ? this.#withToolEvidence(key, signal) : signal;
   }
 
   /** A promise only when the stream must wait for it (the claim's write). */

@@ -1,4 +1,5 @@
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
+import { CommitGroup } from "../outbox/commit-group";
 import type { OutboxEntry } from "../outbox/entry";
 import { compareEntries, type OutboxStore, revisionOf } from "../outbox/outbox-store";
 import { type EntryAction, reduceEntry } from "../outbox/reducer";
@@ -38,8 +39,12 @@ export class EntryBook {
    */
   #writable = true;
 
+  /** Transitions of many entries at once share one strict transaction. */
+  readonly #commits: CommitGroup;
+
   constructor(options: EntryBookOptions) {
     this.#options = options;
+    this.#commits = new CommitGroup(options.store);
   }
 
   get namespace(): string {
@@ -152,7 +157,7 @@ export class EntryBook {
     // Compare-and-set: a change computed from a copy another writer has since
     // replaced (another tab, a leader that lost its lock) is not written; the
     // stored entry is taken instead. A wiped entry is dropped, never revived.
-    const result = await this.#options.store.commit(next);
+    const result = await this.#commits.commit(next);
     if (result.committed) {
       this.set(result.entry);
       this.#options.onCommitted?.(result.entry);

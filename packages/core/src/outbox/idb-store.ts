@@ -244,6 +244,23 @@ export class IdbStore implements OutboxStore {
     });
   }
 
+  commitAll(entries: readonly OutboxEntry[]): Promise<CommitResult[]> {
+    return this.#write("commit", ["entries"], async (tx) => {
+      for (const entry of entries) assertStorableEntry("commit", entry);
+      const store = tx.objectStore("entries");
+      // Every read, then every write, with no other await in between: the
+      // transaction stays active and commits once, with one strict flush.
+      const stored = await Promise.all(entries.map((entry) => store.get(entry.key)));
+      const results = entries.map((entry, index) => decideCommit(stored[index], entry));
+      // Async callbacks: a put that throws at once (an uncloneable value) still
+      // lands in Promise.all, with the others' aborted requests.
+      await Promise.all(
+        results.map(async (result) => (result.committed ? await store.put(result.entry) : undefined)),
+      );
+      return results;
+    });
+  }
+
   listByNamespace(namespace: string): Promise<OutboxEntry[]> {
     return this.#read("listByNamespace", async (db) =>
       (await db.getAllFromIndex("entries", "by-namespace", namespace)).sort(compareEntries),

@@ -38,6 +38,12 @@ export interface OutboxStore {
    * change is never written over newer state and a wiped entry never comes back.
    */
   commit(entry: OutboxEntry): Promise<CommitResult>;
+  /**
+   * Several commits, each judged as {@link OutboxStore.commit} judges one, in
+   * one transaction: one durable flush for all of them (group commit). Keys are
+   * distinct. Optional: a store whose writes cost no flush (memory) leaves it out.
+   */
+  commitAll?(entries: readonly OutboxEntry[]): Promise<CommitResult[]>;
   /** Every entry of one namespace, oldest first (`createdAt`, then `key`). */
   listByNamespace(namespace: string): Promise<OutboxEntry[]>;
   /** Every entry answering one interrupt, oldest first, including superseded ones. */

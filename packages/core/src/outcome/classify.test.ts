@@ -503,21 +503,21 @@ const CASES: readonly RowCase[] = [
   },
   {
     row: "hydrated-approve-still-open",
-    server: "contract",
+    server: "degraded",
     signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: true },
-    expected: { kind: "retry" },
+    expected: { kind: "retry", error: null },
   },
   {
     row: "hydrated-approve-still-open",
-    server: "degraded",
+    server: "contract",
     signal: { type: "hydrated", toolEvidence: "not_run", interruptStillOpen: true },
-    context: { sentBefore: true },
     expected: { kind: "retry" },
   },
   {
     row: "hydrated-approve-no-tool-result",
     server: "contract",
-    signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: false },
+    signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: true },
+    context: { sentBefore: true },
     expected: { kind: "lost" },
   },
   {
@@ -844,6 +844,15 @@ test("degraded: a finished run claims applied only with the tool's own result; a
   );
   const rejected = classifyOutcome(finishedWith("rejected"), context("degraded", { decision: "reject" }));
   expect(rejected).toMatchObject({ kind: "applied", rule: "run-finished" });
+});
+
+test("an open question with nothing run is sent once more, then lost: a resend answered NOT_FOUND cannot loop", () => {
+  const stillOpen: DeliverySignal = { type: "hydrated", toolEvidence: "none", interruptStillOpen: true };
+  expect(classifyOutcome(stillOpen, context("degraded")).kind).toBe("retry");
+  expect(classifyOutcome(stillOpen, context("degraded", { sentBefore: true }))).toMatchObject({
+    kind: "lost",
+    rule: "hydrated-approve-no-tool-result",
+  });
 });
 
 test("degraded: NOT_FOUND after RUN_STARTED in the same attempt is not a stale card", () => {

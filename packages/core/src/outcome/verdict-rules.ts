@@ -614,6 +614,7 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     on: ["hydrated"],
     when: (s, c) =>
       c.decision === "approve" &&
+      !c.sentBefore &&
       s.interruptStillOpen &&
       (s.toolEvidence === "none" || s.toolEvidence === "not_run"),
     decide: () => ({

@@ -217,10 +217,11 @@ const PROSE: Readonly<Record<string, RowProse>> = {
       "Another device rejected first (Agent Framework stores a rejection as a tool message): nothing ran.",
   },
   "hydrated-approve-still-open": {
-    signal: "hydration after an approval: the interrupt is still open and nothing ran",
-    description: "Nothing was consumed and nothing ran: send again with the same key.",
+    signal: "hydration after the first attempt of an approval: the question still open, no tool result",
+    description:
+      "The server released the answer (a failure before the tool, or a claim rolled back): the same submission is sent once more.",
     decision:
-      '"Lost" needs evidence the tool may have run. The retry budget (server failures only) and the non-final stall brake it.',
+      "Only after the first attempt: Agent Framework 1.0.1 keeps showing a consumed question as open while every resend is NOT_FOUND, so a later hydration that still shows it open is lost, not another retry.",
   },
   "hydrated-approve-no-tool-result": {
     signal: "hydration after an approval: no tool result, or only an error marker, in the thread",

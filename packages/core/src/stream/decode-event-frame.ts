@@ -12,7 +12,7 @@ import {
   type StreamCursor,
   StreamCursorSchema,
 } from "../protocol/index";
-import { isJsonObject, isValidDeltaEvent } from "./delta-event-check";
+import { isJsonObject, isValidSimpleEvent } from "./simple-event-check";
 
 /** One validated AG-UI event and the cursor of the SSE frame that carried it. */
 export interface StreamedEvent {
@@ -59,9 +59,9 @@ export function decodeEventFrame(frame: EventSourceMessage): StreamedEvent {
     throw new OutboxError(ErrorKind.invalidJson, `Event data is not valid JSON${where(cursor)}`, { cause });
   }
 
-  // The deltas, most of a stream, are checked by hand: exactly as strict, and
+  // The simple events, most of a stream, are checked by hand: exactly as strict, and
   // JSON.parse already built the object the schema would copy.
-  const event = isValidDeltaEvent(json) ? (json as AgUiEvent) : validateEvent(json, cursor);
+  const event = isValidSimpleEvent(json) ? (json as AgUiEvent) : validateEvent(json, cursor);
   const echoed = event.metadata?.[MetadataKey.stream];
   if (echoed !== undefined && !echoesCursor(echoed, cursor)) {
     const parsed = StreamCursorSchema.safeParse(echoed);

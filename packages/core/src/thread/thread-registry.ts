@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { AgUiEvent } from "../protocol";
-import { applyEvent } from "./apply-event";
+import { MessageIndex } from "./message-index";
+import { ThreadDraft } from "./thread-draft";
 import { emptyThreadState, type ThreadState } from "./thread-state";
 
 /** What the app gets: a store it can read and subscribe to, never write. */
@@ -10,34 +11,63 @@ export function readonlyStore<T>(store: StoreApi<T>): ReadonlyStore<T> {
   return { getState: store.getState, getInitialState: store.getInitialState, subscribe: store.subscribe };
 }
 
+interface Thread {
+  readonly store: StoreApi<ThreadState>;
+  /** Message positions, carried from one draft to the next. */
+  readonly index: MessageIndex;
+  /** Events applied and not yet published. */
+  draft: ThreadDraft | undefined;
+}
+
 /**
  * One zustand store per thread, created on first use. Events this tab applies
  * are reported to `onApply` (other tabs mirror them); events mirrored from
  * another tab come in through `applyRemote` and are not reported again.
+ *
+ * Events are folded into a draft and published once per task: a stream decodes
+ * a network chunk in one go, so each chunk wakes subscribers once however many
+ * events it carried. Reading a thread (`get`, its store's `getState`) publishes
+ * what is pending first, so no reader ever sees a state older than the events
+ * already applied.
  */
 export class ThreadRegistry {
-  readonly #stores = new Map<string, StoreApi<ThreadState>>();
+  readonly #threads = new Map<string, Thread>();
+  readonly #pending = new Set<Thread>();
   readonly #onApply: ((threadId: string, event: AgUiEvent) => void) | undefined;
+  #scheduled = false;
 
   constructor(onApply?: (threadId: string, event: AgUiEvent) => void) {
     this.#onApply = onApply;
   }
 
-  #store(threadId: string): StoreApi<ThreadState> {
-    let store = this.#stores.get(threadId);
-    if (!store) {
-      store = createStore<ThreadState>()(() => emptyThreadState(threadId));
-      this.#stores.set(threadId, store);
+  #thread(threadId: string): Thread {
+    let thread = this.#threads.get(threadId);
+    if (!thread) {
+      thread = {
+        store: createStore<ThreadState>()(() => emptyThreadState(threadId)),
+        index: new MessageIndex(),
+        draft: undefined,
+      };
+      this.#threads.set(threadId, thread);
     }
-    return store;
+    return thread;
   }
 
   store(threadId: string): ReadonlyStore<ThreadState> {
-    return readonlyStore(this.#store(threadId));
+    const { store } = this.#thread(threadId);
+    return {
+      getState: () => {
+        this.flush();
+        return store.getState();
+      },
+      getInitialState: store.getInitialState,
+      subscribe: store.subscribe,
+    };
   }
 
   get(threadId: string): ThreadState {
-    return this.#store(threadId).getState();
+    this.flush();
+    return this.#thread(threadId).store.getState();
   }
 
   apply(threadId: string, event: AgUiEvent): void {
@@ -46,12 +76,34 @@ export class ThreadRegistry {
   }
 
   applyRemote(threadId: string, event: AgUiEvent): void {
-    const store = this.#store(threadId);
-    store.setState(applyEvent(store.getState(), event), true);
+    const thread = this.#thread(threadId);
+    thread.draft ??= new ThreadDraft(thread.store.getState(), thread.index);
+    thread.draft.apply(event);
+    this.#pending.add(thread);
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      queueMicrotask(() => this.flush());
+    }
+  }
+
+  /** Publishes every pending draft now. */
+  flush(): void {
+    this.#scheduled = false;
+    if (this.#pending.size === 0) return;
+    const pending = [...this.#pending];
+    this.#pending.clear();
+    // Drafts are detached before any subscriber runs: one that applies an event
+    // starts a fresh draft from the state it was just given.
+    for (const thread of pending) {
+      const draft = thread.draft;
+      thread.draft = undefined;
+      if (draft?.changed) thread.store.setState(draft.finish(), true);
+    }
   }
 
   update(threadId: string, update: (state: ThreadState) => ThreadState): void {
-    const store = this.#store(threadId);
+    this.flush();
+    const { store } = this.#thread(threadId);
     store.setState(update(store.getState()), true);
   }
 
@@ -64,10 +116,12 @@ export class ThreadRegistry {
   }
 
   threadIds(): string[] {
-    return [...this.#stores.keys()];
+    return [...this.#threads.keys()];
   }
 
   clear(): void {
-    for (const [threadId, store] of this.#stores) store.setState(emptyThreadState(threadId), true);
+    for (const thread of this.#pending) thread.draft = undefined;
+    this.#pending.clear();
+    for (const [threadId, { store }] of this.#threads) store.setState(emptyThreadState(threadId), true);
   }
 }

@@ -29,6 +29,11 @@ interface ReleaseExpectations {
    */
   readonly failureAfterToolAttempts: number;
   readonly dropAfterToolResult: Verdict;
+  /**
+   * The reported release's thread still shows the consumed question as open after the
+   * drop: the same submission goes once more, is answered NOT_FOUND, and that ends it.
+   */
+  readonly dropAfterToolResultAttempts: number;
   /** How a resend after a success is answered: replayed, or NOT_FOUND then reconciled. */
   readonly duplicateAnswer: "replay" | "not-found";
   /**
@@ -57,6 +62,7 @@ const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
       failureAfterTool: "applied",
       failureAfterToolAttempts: 1,
       dropAfterToolResult: "applied",
+      dropAfterToolResultAttempts: 1,
       duplicateAnswer: "replay",
       rejectDropped: "applied",
       toolUnavailable: { verdict: "applied", attempts: 2, executions: 1 },
@@ -68,6 +74,7 @@ const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
       failureAfterTool: "lost",
       failureAfterToolAttempts: 2,
       dropAfterToolResult: "lost",
+      dropAfterToolResultAttempts: 2,
       duplicateAnswer: "not-found",
       rejectDropped: "lost",
       toolUnavailable: { verdict: "lost", attempts: 1, executions: 0 },
@@ -105,8 +112,10 @@ describe.each(RELEASES)("the real Agent Framework server, %s release", (release,
   function open(
     fetchImpl?: (input: string, init?: RequestInit) => Promise<Response>,
     device?: IDBFactory,
+    stallTimeoutMs?: number,
   ): OutboxClient {
     const client = createIsolatedClient({
+      ...(stallTimeoutMs === undefined ? {} : { stallTimeoutMs }),
       url: `${peer.url}/agent`,
       namespace: "user-1",
       dbName: "outbox-af",
@@ -250,7 +259,7 @@ describe.each(RELEASES)("the real Agent Framework server, %s release", (release,
       "the connection drops after the tool result",
       { point: "mid-stream", action: "drop", afterEvents: 2 },
       expected.dropAfterToolResult,
-      1,
+      expected.dropAfterToolResultAttempts,
     ],
   ] as const) {
     test.skipIf(unavailable !== undefined)(
@@ -414,6 +423,28 @@ describe.each(RELEASES)("the real Agent Framework server, %s release", (release,
       // Every attempt is the same submission: one key.
       expect(requests).toEqual(Array.from({ length: attempts }, () => entry.key));
       expect(await executions("af-unavailable")).toHaveLength(ran);
+    },
+  );
+
+  // Neither release sends keepalives, and 1.7.0 marks a disconnect mid-tool as
+  // indeterminate: the client's own watchdog must not be what ends the stream.
+  test.skipIf(unavailable !== undefined)(
+    "a tool that runs longer than the stall watchdog: the stream is not cut, applied, one execution",
+    async () => {
+      const client = open(undefined, undefined, 300);
+      await client.start();
+      const interrupt = await askForDeployment(client, "af-long-tool");
+      await peer.chaos([{ point: "mid-tool", action: "delay", delayMs: 1500, threadId: "af-long-tool" }]);
+
+      const entry = await client.answer({
+        threadId: "af-long-tool",
+        interruptId: interrupt.id,
+        approved: true,
+      });
+      const final = await settled(client, entry.key);
+
+      expect(final).toMatchObject({ state: "applied", attempts: 1, lastError: null });
+      expect(await executions("af-long-tool")).toHaveLength(1);
     },
   );
 });

@@ -4,11 +4,11 @@ import {
   type ResumeEntry,
   type RunAgentInput,
 } from "@agui-outbox/core/protocol";
+import { canonicalJson } from "@agui-outbox/server";
 import { DEPLOY_REJECTED_TEXT, deployDone, deployReceipt } from "../agent/deploy-script";
 import { emitText, scriptHydration, scriptUserTurn, threadOf } from "../agent/scripted-turns";
 import { delayOf, FaultAction, FaultPoint } from "../chaos/fault";
 import type { FaultQueue } from "../chaos/fault-queue";
-import { canonicalJson } from "../engine/canonical-json";
 import { ServerGone } from "../engine/run-failure";
 import type { ResolvedOptions } from "../options";
 import { type MockState, type Occurrence, OccurrenceState, occurrenceKey } from "../state/mock-state";

@@ -9,6 +9,7 @@ import {
   type RunAgentInput,
   type RunStatus,
 } from "@agui-outbox/core/protocol";
+import { parseRunInput, replayEvents } from "@agui-outbox/server";
 import { AfEngine, type AfFlavour, type AfSink } from "../af/af-engine";
 import {
   DEPLOY_CANCELLED_TEXT,
@@ -45,8 +46,6 @@ import {
   upgradeState,
 } from "../state/mock-state";
 import type { MockStore } from "../store/mock-store";
-import { parseRunInput } from "./parse-run-input";
-import { replayEvents } from "./replay-events";
 import { evaluateResume, isOpen, settleLapsedClaim } from "./resume-verdict";
 import { RunFailure, ServerGone } from "./run-failure";
 

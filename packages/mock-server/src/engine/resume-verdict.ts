@@ -4,6 +4,7 @@ import {
   type ResumeConflict,
   type ResumeEntry,
 } from "@agui-outbox/core/protocol";
+import { canonicalJson } from "@agui-outbox/server";
 import { Validator } from "@cfworker/json-schema";
 import {
   type Decision,
@@ -13,7 +14,6 @@ import {
   type OutcomeRecord,
   occurrenceKey,
 } from "../state/mock-state";
-import { canonicalJson } from "./canonical-json";
 
 export type ResumeVerdict =
   | {

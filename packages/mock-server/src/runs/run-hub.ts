@@ -1,5 +1,5 @@
 import { type AgUiEvent, formatEventId, MetadataKey } from "@agui-outbox/core/protocol";
-import type { SseStream } from "../http/sse-stream";
+import type { SseStream } from "@agui-outbox/server";
 import type { MockState, RunRecord, StoredFrame } from "../state/mock-state";
 
 /** One pass of a run: RUN_STARTED … exactly one RUN_FINISHED or RUN_ERROR. */

@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { type HttpErrorBody, JSON_CONTENT_TYPE } from "@agui-outbox/core/protocol";
 
-/** Any origin may call the mock (the demo runs on another port); the contract's headers pass. */
+/** Any origin may call (a demo app on another port); the contract's headers pass. */
 export function setCorsHeaders(res: ServerResponse): void {
   res.setHeader("access-control-allow-origin", "*");
   res.setHeader("access-control-allow-methods", "GET, POST, OPTIONS");

@@ -2,9 +2,10 @@ import { expect, test } from "vitest";
 import { OutboxError } from "../errors/outbox-error";
 import { EventMiniSchema, parseEventId, StreamCursorSchema } from "../protocol/index";
 import { decodeEventFrame } from "./decode-event-frame";
-import { isValidDeltaEvent } from "./delta-event-check";
+import { isValidSimpleEvent, SIMPLE_EVENT_SHAPES } from "./simple-event-check";
 
-const DELTA_TYPES = ["TEXT_MESSAGE_CONTENT", "TOOL_CALL_ARGS", "REASONING_MESSAGE_CONTENT"] as const;
+const SIMPLE_TYPES = [...SIMPLE_EVENT_SHAPES.keys()];
+const COMMON = ["type", "timestamp", "rawEvent", "metadata", "subagentRunId"];
 
 /** The field names the schema declares for one event type, read from the schema itself. */
 function schemaKeys(type: string): string[] {
@@ -47,10 +48,26 @@ const PALETTE: readonly unknown[] = [
 ];
 const ABSENT = Symbol("absent");
 
+/** The smallest valid event of a type: each required string, each required value. */
 function base(type: string): Record<string, unknown> {
-  return type === "TOOL_CALL_ARGS"
-    ? { type, toolCallId: "call-1", delta: '{"a":' }
-    : { type, messageId: "m1", delta: "hello" };
+  const shape = SIMPLE_EVENT_SHAPES.get(type);
+  if (!shape) throw new Error(`no shape for ${type}`);
+  const event: Record<string, unknown> = { type };
+  for (const field of shape.strings) event[field] = `${field}-1`;
+  for (const field of shape.present ?? []) event[field] = { any: "value" };
+  return event;
+}
+
+/** Every field the hand check reads for a type, besides the common ones. */
+function handKeys(type: string): string[] {
+  const shape = SIMPLE_EVENT_SHAPES.get(type);
+  if (!shape) throw new Error(`no shape for ${type}`);
+  return [
+    ...shape.strings,
+    ...(shape.optionalStrings ?? []),
+    ...Object.keys(shape.optionalChoices ?? {}),
+    ...(shape.present ?? []),
+  ];
 }
 
 function withField(event: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
@@ -62,7 +79,7 @@ function withField(event: Record<string, unknown>, key: string, value: unknown):
 
 /** The check may decline anything, but what it accepts the schema must accept, unchanged. */
 function expectNoLooserThanSchema(candidate: unknown): boolean {
-  const accepted = isValidDeltaEvent(candidate);
+  const accepted = isValidSimpleEvent(candidate);
   if (accepted) {
     const parsed = EventMiniSchema.safeParse(candidate);
     expect(parsed.success, JSON.stringify(candidate)).toBe(true);
@@ -71,19 +88,19 @@ function expectNoLooserThanSchema(candidate: unknown): boolean {
   return accepted;
 }
 
-test("the hand check knows every field the schema declares for the delta events", () => {
-  const common = ["type", "timestamp", "rawEvent", "metadata", "subagentRunId", "delta"];
-  expect(new Set(schemaKeys("TEXT_MESSAGE_CONTENT"))).toEqual(new Set([...common, "messageId"]));
-  expect(new Set(schemaKeys("REASONING_MESSAGE_CONTENT"))).toEqual(new Set([...common, "messageId"]));
-  expect(new Set(schemaKeys("TOOL_CALL_ARGS"))).toEqual(new Set([...common, "toolCallId"]));
+test("the hand check knows every field the schema declares for each event it checks", () => {
+  for (const type of SIMPLE_TYPES) {
+    expect(new Set(schemaKeys(type)), type).toEqual(new Set([...COMMON, ...handKeys(type)]));
+  }
 });
 
 test("every value in every declared field, one field and two fields at a time: never looser than the schema", () => {
   let accepted = 0;
   let checked = 0;
-  for (const type of DELTA_TYPES) {
+  for (const type of SIMPLE_TYPES) {
     const keys = [...schemaKeys(type), "extra", "messageId", "toolCallId"];
-    const values = [...PALETTE, ABSENT];
+    const choices = Object.values(SIMPLE_EVENT_SHAPES.get(type)?.optionalChoices ?? {}).flat();
+    const values = [...PALETTE, ...choices, "tool", ABSENT];
     for (const key of keys) {
       for (const value of values) {
         const one = withField(base(type), key, value);
@@ -100,28 +117,41 @@ test("every value in every declared field, one field and two fields at a time: n
     }
   }
   // Not vacuous: the valid variants are taken by the hand check.
-  expect(checked).toBeGreaterThan(10_000);
-  expect(accepted).toBeGreaterThan(500);
+  expect(checked).toBeGreaterThan(40_000);
+  expect(accepted).toBeGreaterThan(2_000);
 });
 
-test("valid deltas with every optional field are accepted; non-objects and other types are declined", () => {
-  for (const type of DELTA_TYPES) {
-    const full = { ...base(type), timestamp: 1_700_000_000_000, rawEvent: { raw: 1 }, subagentRunId: "s" };
-    expect(isValidDeltaEvent({ ...full, metadata: { "x-stream": { runId: "r", seq: 2 } }, extra: [1] })).toBe(
-      true,
-    );
+test("valid events with every optional field are accepted; non-objects and other types are declined", () => {
+  for (const type of SIMPLE_TYPES) {
+    const full: Record<string, unknown> = {
+      ...base(type),
+      timestamp: 1_700_000_000_000,
+      rawEvent: { raw: 1 },
+      subagentRunId: "s",
+    };
+    const shape = SIMPLE_EVENT_SHAPES.get(type);
+    for (const field of shape?.optionalStrings ?? []) full[field] = "given";
+    for (const [field, allowed] of Object.entries(shape?.optionalChoices ?? {})) full[field] = allowed.at(-1);
+    const candidate = { ...full, metadata: { "x-stream": { runId: "r", seq: 2 } }, extra: [1] };
+    expect(expectNoLooserThanSchema(candidate), type).toBe(true);
   }
   for (const value of [null, "TEXT_MESSAGE_CONTENT", 1, [base("TOOL_CALL_ARGS")]]) {
-    expect(isValidDeltaEvent(value)).toBe(false);
+    expect(isValidSimpleEvent(value)).toBe(false);
   }
-  expect(isValidDeltaEvent({ type: "TEXT_MESSAGE_START", messageId: "m1", role: "assistant" })).toBe(false);
+  for (const type of ["__proto__", "toString", "constructor", "RUN_STARTED", "STATE_DELTA"]) {
+    expect(isValidSimpleEvent({ type, messageId: "m1", delta: "d", threadId: "t", runId: "r" })).toBe(false);
+  }
+  // A tool result carried as content parts is left to the schema.
+  const parts = { ...base("TOOL_CALL_RESULT"), content: [{ type: "text", text: "ok" }] };
+  expect(isValidSimpleEvent(parts)).toBe(false);
+  expect(EventMiniSchema.safeParse(parts).success).toBe(true);
 });
 
 test("an own __proto__ key, which the schema drops from its output, is left to the schema", () => {
   const candidate: unknown = JSON.parse(
     '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"d","__proto__":{"x":1}}',
   );
-  expect(isValidDeltaEvent(candidate)).toBe(false);
+  expect(isValidSimpleEvent(candidate)).toBe(false);
   const decoded = decodeEventFrame({ id: undefined, event: undefined, data: JSON.stringify(candidate) });
   expect(Object.hasOwn(decoded.event, "__proto__")).toBe(false);
 });

@@ -1,12 +1,17 @@
 import { type AgUiEvent, MetadataKey, type ResumeReplay } from "@agui-outbox/core/protocol";
-import type { OutcomeRecord } from "../state/mock-state";
+
+/** What a replay needs of an outcome record (the mock server's and the library's both have it). */
+export interface ReplaySource {
+  readonly runId: string;
+  readonly events: readonly AgUiEvent[];
+}
 
 /**
  * The recorded stream of a resolved occurrence, re-addressed to the run that
  * asked again: old cursors and the old claim ack are dropped, and the final
  * `RUN_FINISHED` says it is a replay of `originalRunId`.
  */
-export function replayEvents(outcome: OutcomeRecord, runId: string, threadId: string): AgUiEvent[] {
+export function replayEvents(outcome: ReplaySource, runId: string, threadId: string): AgUiEvent[] {
   const marker: ResumeReplay = { replayed: true, originalRunId: outcome.runId };
   return outcome.events.map((event) => {
     const metadata: Record<string, unknown> = { ...(event.metadata ?? {}) };

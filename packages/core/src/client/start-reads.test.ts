@@ -1,0 +1,70 @@
+import { expect, test } from "vitest";
+import { backgroundRuns } from "../background-runs";
+import { EntryState } from "../outbox/entry";
+import { MemoryStore } from "../outbox/memory-store";
+import { makeTestEntry } from "../outbox/store-contract";
+import { createOutboxClient } from "./create-outbox-client";
+
+test("a tab that holds the lock before its first read is done reads the background runs once", async () => {
+  const store = new MemoryStore();
+  let reads = 0;
+  const listBackgroundRuns = store.listBackgroundRuns.bind(store);
+  store.listBackgroundRuns = (namespace: string) => {
+    reads += 1;
+    return listBackgroundRuns(namespace);
+  };
+  // No Web Locks: the only tab, leader from the start.
+  const client = createOutboxClient({
+    url: "http://127.0.0.1:9/agent",
+    namespace: "reads",
+    storage: store,
+    backgroundRuns: backgroundRuns(),
+    deps: {
+      locks: () => undefined,
+      openChannel: () => undefined,
+      fetch: async () => new Response(JSON.stringify({ kind: "contract" }), { status: 200 }),
+    },
+  });
+  await client.start();
+  // Leadership activates after start resolves: let it run.
+  for (let turn = 0; turn < 20; turn += 1) await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(client.connection.getState().leader).toBe(true);
+  expect(reads).toBe(1);
+  client.dispose();
+});
+
+test("with a server kind cached, a recovered answer is handed to fetch before capabilities are asked", async () => {
+  const store = new MemoryStore();
+  await store.putMeta("order", "server-kind", "contract");
+  await store.put(
+    makeTestEntry({
+      namespace: "order",
+      state: EntryState.sending,
+      attempts: 1,
+      everSent: false,
+      body: JSON.stringify({ threadId: "thread-1", runId: "run-order" }),
+    }),
+  );
+  const asked: string[] = [];
+  const client = createOutboxClient({
+    url: "http://127.0.0.1:9/agent",
+    namespace: "order",
+    storage: store,
+    deps: {
+      locks: () => undefined,
+      openChannel: () => undefined,
+      fetch: (input, init) => {
+        asked.push(
+          new Headers(init?.headers).has("idempotency-key") ? "resume" : input.replace(/.*\/agent/, ""),
+        );
+        return new Promise<Response>(() => {});
+      },
+    },
+  });
+  void client.start();
+  for (let turn = 0; turn < 40 && asked.length < 2; turn += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  expect(asked.slice(0, 2)).toEqual(["resume", "/capabilities"]);
+  client.dispose();
+});

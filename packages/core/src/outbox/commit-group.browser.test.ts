@@ -1,0 +1,8 @@
+import { runCommitGroupCases } from "./commit-group-cases";
+import { IdbStore } from "./idb-store";
+
+let opened = 0;
+runCommitGroupCases("IdbStore (Chromium)", () => {
+  opened += 1;
+  return IdbStore.open({ dbName: `commit-group-${Date.now()}-${opened}` });
+});

@@ -1,0 +1,7 @@
+import { IDBFactory } from "fake-indexeddb";
+import { runCommitGroupCases } from "./commit-group-cases";
+import { IdbStore } from "./idb-store";
+
+runCommitGroupCases("IdbStore (fake-indexeddb)", () =>
+  IdbStore.open({ indexedDB: new IDBFactory(), dbName: "commit-group" }),
+);

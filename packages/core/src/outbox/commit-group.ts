@@ -1,0 +1,99 @@
+import type { OutboxEntry } from "./entry";
+import type { CommitResult, OutboxStore } from "./outbox-store";
+
+interface Pending {
+  readonly entry: OutboxEntry;
+  readonly resolve: (result: CommitResult) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: entry transitions asked for while a strict transaction is being
+ * flushed, or in the same task, go to storage together in one transaction, so a
+ * thousand entries changing at once cost a few flushes instead of a thousand.
+ *
+ *   commit(a) ──► queued ──(end of task, nothing in flight)──► commitAll([a, b, …])
+ *   commit(b) ──► queued            ▲                              │ done
+ *                                   └──── next batch, if any ◄─────┘
+ *
+ * No write waits longer than it would have alone: the first one of an idle
+ * moment goes at the end of its own task, and one asked for while a transaction
+ * is in flight would have queued behind it anyway (IndexedDB runs read-write
+ * transactions on one object store one at a time). Each commit is still judged
+ * on its own (compare-and-set per entry) and resolves once its transaction has
+ * completed. A batch that fails is retried entry by entry, so one entry's
+ * failure is reported to that entry alone.
+ *
+ * Stores without `commitAll` (memory) are called once per commit.
+ */
+export class CommitGroup {
+  readonly #store: OutboxStore;
+  #queued: Pending[] = [];
+  #flushing = false;
+  #scheduled = false;
+
+  constructor(store: OutboxStore) {
+    this.#store = store;
+  }
+
+  commit(entry: OutboxEntry): Promise<CommitResult> {
+    if (this.#store.commitAll === undefined) return this.#store.commit(entry);
+    return new Promise<CommitResult>((resolve, reject) => {
+      this.#queued.push({ entry, resolve, reject });
+      if (this.#flushing || this.#scheduled) return;
+      this.#scheduled = true;
+      queueMicrotask(() => {
+        this.#scheduled = false;
+        void this.#flush();
+      });
+    });
+  }
+
+  async #flush(): Promise<void> {
+    if (this.#flushing) return;
+    this.#flushing = true;
+    try {
+      while (this.#queued.length > 0) {
+        const batch = this.#takeBatch();
+        await this.#write(batch);
+      }
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
+  /** The queued commits, one per key (a second one for a key waits for the next batch). */
+  #takeBatch(): Pending[] {
+    const keys = new Set<string>();
+    const batch: Pending[] = [];
+    const later: Pending[] = [];
+    for (const pending of this.#queued) {
+      if (keys.has(pending.entry.key)) later.push(pending);
+      else {
+        keys.add(pending.entry.key);
+        batch.push(pending);
+      }
+    }
+    this.#queued = later;
+    return batch;
+  }
+
+  async #write(batch: readonly Pending[]): Promise<void> {
+    const commitAll = this.#store.commitAll;
+    if (batch.length > 1 && commitAll !== undefined) {
+      try {
+        const results = await commitAll.call(
+          this.#store,
+          batch.map((pending) => pending.entry),
+        );
+        for (const [index, pending] of batch.entries()) pending.resolve(results[index] as CommitResult);
+        return;
+      } catch {
+        // Retried one by one below: each entry gets its own verdict and its own error.
+      }
+    }
+    await Promise.all(
+      batch.map((pending) => this.#store.commit(pending.entry).then(pending.resolve, pending.reject)),
+    );
+  }
+}

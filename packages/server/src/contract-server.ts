@@ -1,0 +1,51 @@
+import { ContractEngine } from "./engine/contract-engine";
+import { type ContractServerOptions, resolveServerOptions } from "./engine/options";
+import { createNodeHandler, type NodeHandler, type NodeHandlerOptions } from "./http/node-handler";
+
+export interface ContractServer {
+  readonly engine: ContractEngine;
+  /** The routes as a node:http listener or Express middleware. */
+  handler(options?: NodeHandlerOptions): NodeHandler;
+  /** Takes lapsed claims and orphaned runs and prunes past retention now (the interval does it too). */
+  sweep(): Promise<void>;
+  /** Ends this instance's live runs with a retryable `RUN_ERROR`, stops the sweeper, closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * The recovery contract around the team's own agent and tools:
+ *
+ * ```ts
+ * const server = createContractServer({ store, agent, tools: { deploy: { execute: deploy } } });
+ * http.createServer(server.handler()).listen(8000);
+ * ```
+ */
+export function createContractServer(options: ContractServerOptions): ContractServer {
+  const resolved = resolveServerOptions(options);
+  const engine = new ContractEngine(resolved);
+  let sweeping = false;
+  const timer =
+    resolved.sweepIntervalMs > 0
+      ? setInterval(() => {
+          if (sweeping) return;
+          sweeping = true;
+          engine
+            .sweep()
+            .catch(() => {})
+            .finally(() => {
+              sweeping = false;
+            });
+        }, resolved.sweepIntervalMs)
+      : undefined;
+  timer?.unref?.();
+  return {
+    engine,
+    handler: (handlerOptions) => createNodeHandler(engine, handlerOptions),
+    sweep: () => engine.sweep(),
+    async close() {
+      clearInterval(timer);
+      await engine.shutdown();
+      await resolved.store.close();
+    },
+  };
+}

@@ -1,0 +1,370 @@
+import { createHash } from "node:crypto";
+import {
+  type AgUiEvent,
+  type Interrupt,
+  isKnownOutcomeCode,
+  MetadataKey,
+  OutcomeCode,
+  type ResumeClaimAck,
+  type ResumeConflict,
+  type RunAgentInput,
+} from "@agui-outbox/core/protocol";
+import type { ContractStore } from "../store/contract-store";
+import type { NewOccurrence, Settlement } from "../store/records";
+import type { ResolvedServerOptions } from "./options";
+import { parseRunInput } from "./parse-run-input";
+import { replayEvents } from "./replay-events";
+import { type ClaimedAnswer, evaluateResume, isOpen } from "./resume-verdict";
+import { LeaseLost, RunAttempt } from "./run-attempt";
+import { type ResumeRun, runResume } from "./run-resume";
+
+/** What the HTTP layer does with a `POST` of a run. */
+export type RunResponse =
+  | { readonly kind: "error"; readonly status: number; readonly code: string; readonly message: string }
+  /** Stream the run's log from after this seq until its terminal event. */
+  | { readonly kind: "stream"; readonly runId: string; readonly afterSeq: number };
+
+/** How often one resume re-reads and decides again when another writer claimed in between. */
+const CLAIM_ROUNDS = 5;
+
+/**
+ * The recovery contract over a {@link ContractStore}, independent of HTTP:
+ *
+ *   PENDING ──claim──▶ CLAIMED ──▶ EXECUTING ──result stored──▶ EXECUTED ──RUN_FINISHED──▶ RESOLVED
+ *      ▲                  │            │                          │                    (REJECTED, CANCELLED)
+ *      └──── rollback ────┴────────────┼──────────────────────────┘  (keeps the result and its decision)
+ *                                      └─ cut off, no result ─▶ INDETERMINATE (never re-run)
+ *
+ * Every step is written to the store before it is visible, so any instance on
+ * the same store can answer for a run another one started.
+ */
+export class ContractEngine {
+  readonly #options: ResolvedServerOptions;
+  readonly #store: ContractStore;
+  readonly #attempts = new Set<RunAttempt>();
+  readonly #work = new Set<Promise<void>>();
+
+  constructor(options: ResolvedServerOptions) {
+    this.#options = options;
+    this.#store = options.store;
+  }
+
+  get options(): ResolvedServerOptions {
+    return this.#options;
+  }
+
+  async handleRun(raw: Buffer, idempotencyKey: string | undefined): Promise<RunResponse> {
+    const parsed = parseRunInput(raw, this.#options.randomUUID);
+    if (!parsed.ok) return { kind: "error", status: 400, code: parsed.code, message: parsed.message };
+    const input = parsed.input;
+    if (input.resume !== undefined && input.resume.length > 0)
+      return this.#resume(input, raw, idempotencyKey);
+    return this.#userTurn(input);
+  }
+
+  /** Takes lapsed claims and orphaned runs, and prunes past the retention windows. */
+  async sweep(): Promise<void> {
+    await this.#store.sweep();
+    await this.#store.prune(this.#options);
+  }
+
+  /** Ends this instance's live runs with a `RUN_ERROR` (rolling their claims back) and waits for them. */
+  async shutdown(): Promise<void> {
+    for (const attempt of this.#attempts) {
+      const error = {
+        type: "RUN_ERROR",
+        code: OutcomeCode.UNAVAILABLE,
+        message: "the server is shutting down; retry with the same Idempotency-Key",
+      } as AgUiEvent;
+      await attempt.emit(error, { kind: "rollback" }).catch(() => {});
+    }
+    await Promise.allSettled([...this.#work]);
+  }
+
+  // ── user turns and hydration ───────────────────────────────────────────────
+
+  async #userTurn(input: RunAgentInput): Promise<RunResponse> {
+    const { threadId, runId } = input;
+    await this.#store.sweep();
+    const now = await this.#store.now();
+    const occurrences = await this.#store.threadOccurrences(threadId);
+    const open = occurrences.filter((occurrence) => isOpen(occurrence, now));
+    const blocked = occurrences.some((occurrence) => occurrence.claim !== null) || open.length > 0;
+    const attempt = await this.#begin(runId, threadId);
+    if (attempt === undefined) {
+      return {
+        kind: "error",
+        status: 409,
+        code: OutcomeCode.INVALID_REQUEST,
+        message: "this runId is still running",
+      };
+    }
+    await attempt.emit({ type: "RUN_STARTED", threadId, runId } as AgUiEvent);
+    if (input.messages.length === 0) {
+      // Hydration: the thread's open interrupts, so a reloaded page can show them again.
+      const outcome =
+        open.length === 0
+          ? { type: "success" }
+          : { type: "interrupt", interrupts: open.map((occurrence) => occurrence.interrupt) };
+      await attempt.emit({ type: "RUN_FINISHED", threadId, runId, outcome } as AgUiEvent);
+    } else if (blocked) {
+      await attempt.emit({
+        type: "RUN_ERROR",
+        code: OutcomeCode.REQUIRED,
+        message: "this thread is waiting for an answer to its open interrupts; resume them first",
+      } as AgUiEvent);
+    } else {
+      this.#track(
+        attempt,
+        this.#pumpAgent(attempt, { input, answers: [], signal: attempt.signal }, undefined),
+      );
+    }
+    return { kind: "stream", runId, afterSeq: attempt.startSeq };
+  }
+
+  // ── resumes ────────────────────────────────────────────────────────────────
+
+  async #resume(input: RunAgentInput, raw: Buffer, key: string | undefined): Promise<RunResponse> {
+    const { threadId } = input;
+    const entries = input.resume ?? [];
+    if (key === undefined) {
+      return {
+        kind: "error",
+        status: 400,
+        code: OutcomeCode.IDEMPOTENCY_KEY_REQUIRED,
+        message: "a resume needs an Idempotency-Key header",
+      };
+    }
+    for (const entry of entries) {
+      const copy: unknown = entry.metadata?.[MetadataKey.idempotencyKey];
+      if (copy !== undefined && copy !== key) {
+        return {
+          kind: "error",
+          status: 400,
+          code: OutcomeCode.INVALID_REQUEST,
+          message: `resume metadata["${MetadataKey.idempotencyKey}"] disagrees with the Idempotency-Key header`,
+        };
+      }
+    }
+    const bodyHash = createHash("sha256").update(raw).digest("hex");
+    const record = await this.#store.reserveKey({ key, bodyHash, runId: input.runId, threadId });
+    if (record.bodyHash !== bodyHash) {
+      return {
+        kind: "error",
+        status: 422,
+        code: OutcomeCode.IDEMPOTENCY_KEY_REUSED,
+        message: "this Idempotency-Key was used with a different body; a new decision needs a new key",
+      };
+    }
+    const runId = record.runId;
+    if (record.created && (await this.#store.run(runId)) !== undefined) {
+      return {
+        kind: "error",
+        status: 409,
+        code: OutcomeCode.INVALID_REQUEST,
+        message: "this runId is already used by another request; a new submission needs a new runId",
+      };
+    }
+    await this.#store.sweep();
+    const attempt = await this.#begin(runId, threadId);
+    // The same submission while its run is going (on any instance): show that run instead of starting another.
+    if (attempt === undefined) return { kind: "stream", runId, afterSeq: 0 };
+
+    for (let round = 0; ; round += 1) {
+      const now = await this.#store.now();
+      const occurrences = await this.#store.threadOccurrences(threadId);
+      const verdict = evaluateResume({ occurrences, entries, now });
+      if (verdict.kind === "reject" || round === CLAIM_ROUNDS) {
+        const reject =
+          verdict.kind === "reject"
+            ? verdict
+            : { code: OutcomeCode.IN_PROGRESS, message: "another request keeps claiming this batch" };
+        await attempt.emit({ type: "RUN_STARTED", threadId, runId } as AgUiEvent);
+        await attempt.emit(
+          runError(reject.code, reject.message, "conflict" in reject ? reject.conflict : undefined),
+        );
+        return { kind: "stream", runId, afterSeq: attempt.startSeq };
+      }
+      if (verdict.kind === "replay") {
+        for (const event of replayEvents(verdict.outcome, runId, threadId)) await attempt.emit(event);
+        return { kind: "stream", runId, afterSeq: attempt.startSeq };
+      }
+      const claimed = await this.#store.claim({
+        runId,
+        key,
+        leaseMs: this.#options.claimLeaseMs,
+        claims: verdict.claims.map(({ occurrence, decision }) => ({
+          ref: occurrence,
+          version: occurrence.version,
+          decision,
+        })),
+      });
+      if (!claimed) continue;
+      const ack: ResumeClaimAck = {
+        ack: "claimed",
+        interruptIds: verdict.claims.map(({ occurrence }) => occurrence.interruptId),
+        idempotencyKey: key,
+        runId,
+      };
+      await attempt.emit({
+        type: "RUN_STARTED",
+        threadId,
+        runId,
+        metadata: { [MetadataKey.resume]: ack },
+      } as AgUiEvent);
+      this.#track(attempt, this.#continueResume(attempt, input, key, verdict.claims));
+      return { kind: "stream", runId, afterSeq: attempt.startSeq };
+    }
+  }
+
+  async #continueResume(
+    attempt: RunAttempt,
+    input: RunAgentInput,
+    key: string,
+    claims: readonly ClaimedAnswer[],
+  ): Promise<void> {
+    const run: ResumeRun = { attempt, input, key, claims, options: this.#options, store: this.#store };
+    const applied = await runResume(run);
+    if (applied === undefined) return;
+    const finals = applied.finals;
+    await this.#pumpAgent(
+      attempt,
+      { input: applied.input, answers: applied.answers, signal: attempt.signal },
+      { kind: "commit", key, afterSeq: attempt.startSeq, finals },
+    );
+  }
+
+  // ── the agent ──────────────────────────────────────────────────────────────
+
+  /**
+   * Runs the agent to its terminal event. `commit` settles a resume's claims
+   * with its `RUN_FINISHED`; any other ending rolls them back.
+   */
+  async #pumpAgent(
+    attempt: RunAttempt,
+    turn: Parameters<ResolvedServerOptions["agent"]>[0],
+    commit: Settlement | undefined,
+  ): Promise<void> {
+    const rollback: Settlement | undefined = commit === undefined ? undefined : { kind: "rollback" };
+    const calls = new Map<string, { name: string; args: string }>();
+    try {
+      for await (const event of this.#options.agent(turn)) {
+        if (attempt.ended) return;
+        if (event.type === "RUN_STARTED") continue;
+        trackToolCall(calls, event);
+        if (event.type === "RUN_FINISHED") {
+          await attempt.emit(await this.#openInterrupts(attempt, event, calls), commit);
+          return;
+        }
+        if (event.type === "RUN_ERROR") {
+          await attempt.emit(event, rollback);
+          return;
+        }
+        await attempt.emit(event);
+      }
+      await attempt.emit(
+        runError(OutcomeCode.UNAVAILABLE, "the agent ended without RUN_FINISHED; retry later"),
+        rollback,
+      );
+    } catch (error) {
+      if (error instanceof LeaseLost || attempt.ended) return;
+      // An agent may fail with a contract code (e.g. AGENT_MODEL_CALL_FAILED); any other error's
+      // code (a driver's, say) means nothing to a client, so it is a retryable UNAVAILABLE.
+      const failure = error as { code?: unknown; message?: unknown };
+      const known = typeof failure.code === "string" && isKnownOutcomeCode(failure.code);
+      const code = known ? String(failure.code) : OutcomeCode.UNAVAILABLE;
+      const message =
+        known && typeof failure.message === "string"
+          ? failure.message
+          : "the agent failed; retry with the same Idempotency-Key";
+      await attempt.emit(runError(code, message), rollback).catch(() => {});
+    }
+  }
+
+  /** A `RUN_FINISHED` with interrupts opens them (each with an expiry) before it is written. */
+  async #openInterrupts(
+    attempt: RunAttempt,
+    event: AgUiEvent,
+    calls: ReadonlyMap<string, { name: string; args: string }>,
+  ): Promise<AgUiEvent> {
+    const outcome = (event as { outcome?: { type?: string; interrupts?: Interrupt[] } }).outcome;
+    if (outcome?.type !== "interrupt" || outcome.interrupts === undefined) return event;
+    const now = await this.#store.now();
+    const interrupts = outcome.interrupts.map((interrupt) => ({
+      ...interrupt,
+      expiresAt: interrupt.expiresAt ?? new Date(now + this.#options.interruptTtlMs).toISOString(),
+    }));
+    const opened: NewOccurrence[] = interrupts.map((interrupt) => {
+      const call = interrupt.toolCallId === undefined ? undefined : calls.get(interrupt.toolCallId);
+      return {
+        threadId: attempt.threadId,
+        interruptId: interrupt.id,
+        toolCallId: interrupt.toolCallId ?? null,
+        toolName: call?.name ?? null,
+        args: parseArgs(call?.args),
+        interrupt,
+        expiresAt: Date.parse(interrupt.expiresAt),
+      };
+    });
+    await this.#store.openOccurrences(opened);
+    return { ...event, outcome: { ...outcome, interrupts } } as AgUiEvent;
+  }
+
+  async #begin(runId: string, threadId: string): Promise<RunAttempt | undefined> {
+    const owner = this.#options.instanceId;
+    const run = await this.#store.beginRun(runId, threadId, owner, this.#options.claimLeaseMs);
+    if (run === undefined) return undefined;
+    const attempt = new RunAttempt({
+      store: this.#store,
+      owner,
+      runId,
+      threadId,
+      startSeq: run.lastSeq,
+      leaseMs: this.#options.claimLeaseMs,
+    });
+    this.#attempts.add(attempt);
+    return attempt;
+  }
+
+  #track(attempt: RunAttempt, work: Promise<void>): void {
+    const done = work
+      .catch(() => {})
+      .finally(() => {
+        attempt.stop();
+        this.#attempts.delete(attempt);
+        this.#work.delete(done);
+      });
+    this.#work.add(done);
+  }
+}
+
+function runError(code: string, message: string, conflict?: ResumeConflict): AgUiEvent {
+  return (
+    conflict === undefined
+      ? { type: "RUN_ERROR", code, message }
+      : { type: "RUN_ERROR", code, message, metadata: { [MetadataKey.resume]: conflict } }
+  ) as AgUiEvent;
+}
+
+function trackToolCall(calls: Map<string, { name: string; args: string }>, event: AgUiEvent): void {
+  const e = event as { type: string; toolCallId?: string; toolCallName?: string; delta?: string };
+  if (e.toolCallId === undefined) return;
+  if (e.type === "TOOL_CALL_START" && e.toolCallName !== undefined) {
+    calls.set(e.toolCallId, { name: e.toolCallName, args: "" });
+  } else if (e.type === "TOOL_CALL_ARGS" && e.delta !== undefined) {
+    const call = calls.get(e.toolCallId);
+    if (call !== undefined) call.args += e.delta;
+  }
+}
+
+function parseArgs(text: string | undefined): Record<string, unknown> {
+  if (text === undefined || text === "") return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}

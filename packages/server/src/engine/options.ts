@@ -1,0 +1,61 @@
+import { randomUUID } from "node:crypto";
+import type { ContractStore } from "../store/contract-store";
+import { type AgentHandler, type ApprovalReader, readApproval, type ToolDefinition } from "./agent";
+
+export interface ContractServerOptions {
+  /** Where claims, results, outcome records and event logs live. */
+  readonly store: ContractStore;
+  /** The team's agent. */
+  readonly agent: AgentHandler;
+  /** Tools that need approval, by the name the agent's tool calls use; each runs at most once per occurrence. */
+  readonly tools?: Readonly<Record<string, ToolDefinition>>;
+  /** Reads approve/reject and edited arguments from a decision. @default readApproval ({approved|accepted, editedArgs}) */
+  readonly readApproval?: ApprovalReader;
+  /** Names this instance on its runs' leases. @default crypto.randomUUID() */
+  readonly instanceId?: string;
+  /** How long a claim or run survives without its instance renewing it. @default 30000 */
+  readonly claimLeaseMs?: number;
+  /** How long idempotency keys and outcome records are kept. @default 86400000 (24 h) */
+  readonly idempotencyWindowMs?: number;
+  /** How long a finished run's event log can be re-attached to. @default 3600000 (1 h) */
+  readonly eventLogRetentionMs?: number;
+  /** Lifetime of an interrupt that names no `expiresAt` of its own. @default 3600000 (1 h) */
+  readonly interruptTtlMs?: number;
+  /** Interval between `: keepalive` SSE comments. @default 15000 */
+  readonly keepaliveMs?: number;
+  /** How often this instance sweeps lapsed leases and prunes past retention; 0 = never (call `sweep()` yourself). @default 5000 */
+  readonly sweepIntervalMs?: number;
+  /** A stream reader re-reads the log this often even without a notification. @default 2000 */
+  readonly tailPollMs?: number;
+  /** Request bodies above this get 413. @default 1048576 (1 MiB) */
+  readonly maxBodyBytes?: number;
+  /** @default crypto.randomUUID */
+  readonly randomUUID?: () => string;
+  /** Published in capabilities. */
+  readonly identity?: { readonly name: string; readonly version?: string };
+}
+
+export type ResolvedServerOptions = Required<Omit<ContractServerOptions, "identity">> & {
+  readonly identity: { readonly name: string; readonly version?: string };
+};
+
+export function resolveServerOptions(options: ContractServerOptions): ResolvedServerOptions {
+  const uuid = options.randomUUID ?? (() => randomUUID());
+  return {
+    store: options.store,
+    agent: options.agent,
+    tools: options.tools ?? {},
+    readApproval: options.readApproval ?? readApproval,
+    instanceId: options.instanceId ?? uuid(),
+    claimLeaseMs: options.claimLeaseMs ?? 30_000,
+    idempotencyWindowMs: options.idempotencyWindowMs ?? 24 * 60 * 60 * 1000,
+    eventLogRetentionMs: options.eventLogRetentionMs ?? 60 * 60 * 1000,
+    interruptTtlMs: options.interruptTtlMs ?? 60 * 60 * 1000,
+    keepaliveMs: options.keepaliveMs ?? 15_000,
+    sweepIntervalMs: options.sweepIntervalMs ?? 5_000,
+    tailPollMs: options.tailPollMs ?? 2_000,
+    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    randomUUID: uuid,
+    identity: options.identity ?? { name: "agui-outbox contract server" },
+  };
+}

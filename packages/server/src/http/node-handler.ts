@@ -1,0 +1,172 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  type AgentCapabilities,
+  Header,
+  MetadataKey,
+  OutcomeCode,
+  parseEventId,
+  RECOVERY_CONTRACT_VERSION,
+  type RecoveryCapability,
+  type RunStatus,
+} from "@agui-outbox/core/protocol";
+import type { ContractEngine } from "../engine/contract-engine";
+import { followRun } from "./follow-run";
+import { BodyTooLargeError, readBody } from "./read-body";
+import { sendError, sendJson, setCorsHeaders } from "./respond";
+import { SseStream } from "./sse-stream";
+
+export interface NodeHandlerOptions {
+  /** Where the agent is mounted; the contract's routes hang below it. Use "" under a framework's own mount path. @default "/agent" */
+  readonly basePath?: string;
+  /** Answer CORS preflights and let any origin read the responses. @default false */
+  readonly cors?: boolean;
+}
+
+/** `(req, res, next?)`: node:http's request listener, and Express/Connect middleware (unknown routes go to `next`). */
+export type NodeHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next?: (error?: unknown) => void,
+) => void;
+
+/** The seq to replay after (`Last-Event-ID` wins over `?after=`), or why the cursor is unusable. */
+function reattachCursor(req: IncomingMessage, url: URL, runId: string): number | string {
+  const lastEventId = req.headers[Header.lastEventId];
+  if (typeof lastEventId === "string" && lastEventId.length > 0) {
+    const cursor = parseEventId(lastEventId);
+    if (cursor === undefined || cursor.runId !== runId) return "Last-Event-ID is not a cursor of this run";
+    return cursor.seq;
+  }
+  const after = url.searchParams.get("after");
+  if (after === null) return 0;
+  if (!/^(0|[1-9][0-9]*)$/.test(after)) return "?after= must be a non-negative integer";
+  return Number(after);
+}
+
+export function capabilitiesOf(engine: ContractEngine): AgentCapabilities {
+  const options = engine.options;
+  const recovery: RecoveryCapability = {
+    version: RECOVERY_CONTRACT_VERSION,
+    idempotencyWindowMs: options.idempotencyWindowMs,
+    eventLogRetentionMs: options.eventLogRetentionMs,
+    claimLeaseMs: options.claimLeaseMs,
+    keepaliveMs: options.keepaliveMs,
+  };
+  return {
+    identity: {
+      name: options.identity.name,
+      ...(options.identity.version ? { version: options.identity.version } : {}),
+    },
+    transport: { streaming: true, resumable: true },
+    tools: {
+      supported: true,
+      items: Object.entries(options.tools).map(([name, tool]) => ({
+        name,
+        description: tool.description ?? name,
+        ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }),
+      })),
+    },
+    humanInTheLoop: { supported: true, approvals: true, interrupts: true, approveWithEdits: true },
+    custom: { [MetadataKey.recovery]: recovery },
+  };
+}
+
+/**
+ * The contract's routes on Node's request/response types:
+ * `POST {base}` (run or resume), `GET {base}/capabilities`,
+ * `GET {base}/runs/:runId` (status), `GET {base}/runs/:runId/events` (re-attach).
+ */
+export function createNodeHandler(engine: ContractEngine, options: NodeHandlerOptions = {}): NodeHandler {
+  const base = (options.basePath ?? "/agent").replace(/\/$/, "");
+  const keepaliveMs = engine.options.keepaliveMs;
+  const store = engine.options.store;
+
+  const stream = async (res: ServerResponse, runId: string, afterSeq: number) => {
+    const sse = new SseStream(res, { keepaliveMs });
+    await followRun(store, runId, afterSeq, sse, engine.options.tailPollMs);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const path = url.pathname;
+    if (path !== base && !path.startsWith(`${base}/`)) {
+      if (next) next();
+      else sendError(res, 404, OutcomeCode.NOT_FOUND_ROUTE, `no route ${req.method} ${path}`);
+      return;
+    }
+    const route = path.slice(base.length) || "/";
+    if (options.cors) setCorsHeaders(res);
+    if (req.method === "OPTIONS" && options.cors) {
+      res.writeHead(204).end();
+      return;
+    }
+    if (req.method === "POST" && route === "/") {
+      let raw: Buffer;
+      try {
+        raw = await readBody(req, engine.options.maxBodyBytes);
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) {
+          sendError(res, 413, OutcomeCode.PAYLOAD_TOO_LARGE, error.message);
+        }
+        return;
+      }
+      const key = req.headers[Header.idempotencyKey];
+      const result = await engine.handleRun(raw, typeof key === "string" && key.length > 0 ? key : undefined);
+      if (result.kind === "error") sendError(res, result.status, result.code, result.message);
+      else await stream(res, result.runId, result.afterSeq);
+      return;
+    }
+    if (req.method === "GET" && route === "/capabilities") {
+      sendJson(res, 200, capabilitiesOf(engine));
+      return;
+    }
+    const runMatch = req.method === "GET" ? /^\/runs\/([^/]+)(\/events)?$/.exec(route) : null;
+    if (runMatch !== null) {
+      const runId = decodeURIComponent(runMatch[1] ?? "");
+      const run = await store.run(runId);
+      if (run === undefined) {
+        sendError(res, 404, OutcomeCode.RUN_NOT_FOUND, `no run ${runId}`);
+        return;
+      }
+      if (runMatch[2] === undefined) {
+        const terminal = run.terminal;
+        const status: RunStatus = {
+          runId,
+          threadId: run.threadId,
+          status: terminal === null ? "running" : terminal.type === "RUN_FINISHED" ? "finished" : "error",
+          lastSeq: run.lastSeq,
+          terminal: terminal === null ? null : { ...terminal },
+          continuationToken: null,
+        };
+        sendJson(res, 200, status);
+        return;
+      }
+      if (run.expired) {
+        sendError(
+          res,
+          410,
+          OutcomeCode.EVENT_LOG_EXPIRED,
+          `the event log of ${runId} has expired; hydrate the thread`,
+        );
+        return;
+      }
+      const afterSeq = reattachCursor(req, url, runId);
+      if (typeof afterSeq === "string") {
+        sendError(res, 400, OutcomeCode.INVALID_REQUEST, afterSeq);
+        return;
+      }
+      await stream(res, runId, afterSeq);
+      return;
+    }
+    sendError(res, 404, OutcomeCode.NOT_FOUND_ROUTE, `no route ${req.method} ${path}`);
+  };
+
+  return (req, res, next) => {
+    handle(req, res, next).catch((error: unknown) => {
+      if (!res.headersSent)
+        sendError(res, 500, OutcomeCode.UNAVAILABLE, "internal error in the contract server");
+      else res.destroy();
+      void error;
+    });
+  };
+}

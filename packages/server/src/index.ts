@@ -1,0 +1,30 @@
+export { type ContractServer, createContractServer } from "./contract-server";
+export { fromAbstractAgent, type RunnableAgent } from "./engine/abstract-agent";
+export {
+  type AgentHandler,
+  type AgentTurn,
+  type AppliedAnswer,
+  type Approval,
+  type ApprovalReader,
+  readApproval,
+  type ToolContext,
+  type ToolDefinition,
+} from "./engine/agent";
+export { canonicalJson } from "./engine/canonical-json";
+export { ContractEngine, type RunResponse } from "./engine/contract-engine";
+export type { ContractServerOptions } from "./engine/options";
+export { type ParsedRunInput, parseRunInput } from "./engine/parse-run-input";
+export { type ReplaySource, replayEvents } from "./engine/replay-events";
+export {
+  capabilitiesOf,
+  createNodeHandler,
+  type NodeHandler,
+  type NodeHandlerOptions,
+} from "./http/node-handler";
+export { BodyTooLargeError, readBody } from "./http/read-body";
+export { sendError, sendJson, setCorsHeaders } from "./http/respond";
+export { SseStream, type SseStreamOptions } from "./http/sse-stream";
+export type { ContractStore } from "./store/contract-store";
+export { createFileStore, type FileStoreOptions } from "./store/file-store";
+export { type MemoryDocument, MemoryStore, type MemoryStoreOptions } from "./store/memory-store";
+export * from "./store/records";

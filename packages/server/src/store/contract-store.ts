@@ -1,0 +1,80 @@
+import type { AgUiEvent } from "@agui-outbox/core/protocol";
+import type {
+  ClaimRequest,
+  IdempotencyRecord,
+  NewOccurrence,
+  Occurrence,
+  OccurrenceRef,
+  ReservedKey,
+  RetentionWindows,
+  RunRecord,
+  Settlement,
+  StoredFrame,
+  StoredToolResult,
+  SweepResult,
+} from "./records";
+
+/**
+ * Where the recovery contract keeps its state. Every method is one atomic step:
+ * on Postgres one transaction, in memory one synchronous mutation. Every
+ * conditional write names the run that must still hold the claim, so a replica
+ * whose lease lapsed can never overwrite the one that took over.
+ *
+ * All implementations pass one contract suite (`test/store-contract.ts`).
+ */
+export interface ContractStore {
+  /** The store's clock in ms since the epoch; leases and windows are measured on it (the database clock on Postgres). */
+  now(): Promise<number>;
+
+  /** Records the key (stamped with the store's clock), or returns the record already there for it: the unique key decides. */
+  reserveKey(record: Omit<IdempotencyRecord, "createdAt">): Promise<ReservedKey>;
+
+  /** Opens PENDING occurrences for a run's interrupts; an id already open in the thread is left alone. */
+  openOccurrences(occurrences: readonly NewOccurrence[]): Promise<void>;
+  threadOccurrences(threadId: string): Promise<Occurrence[]>;
+
+  /**
+   * Claims the whole batch, or nothing: each occurrence must still be at the
+   * version its verdict was decided on. Returns false when another writer got
+   * there first (re-read and decide again).
+   */
+  claim(request: ClaimRequest): Promise<boolean>;
+  /** CLAIMED → EXECUTING, only while `runId` holds the claim and no result is stored. */
+  beginExecution(ref: OccurrenceRef, runId: string, leaseMs: number): Promise<boolean>;
+  /** EXECUTING → EXECUTED with the result, only while `runId` holds the claim. */
+  storeResult(ref: OccurrenceRef, runId: string, result: StoredToolResult, leaseMs: number): Promise<boolean>;
+  /** Extends the leases of the run's claims and of the run itself. */
+  renewLeases(runId: string, owner: string, leaseMs: number): Promise<void>;
+  /**
+   * Takes what lapsed: claims past their lease are released to PENDING (keeping
+   * any stored result) or, cut off mid-tool with no result, marked
+   * INDETERMINATE; runs whose owner stopped renewing get their `RUN_ERROR`.
+   */
+  sweep(): Promise<SweepResult>;
+
+  /**
+   * Starts an attempt of a run (a new run, or a retry continuing its seq
+   * numbering). Undefined while another attempt of it is still running.
+   */
+  beginRun(runId: string, threadId: string, owner: string, leaseMs: number): Promise<RunRecord | undefined>;
+  /**
+   * Appends one event, stamped with its cursor (`metadata["x-stream"]`). A
+   * terminal event ends the attempt and applies `settle` in the same step:
+   * commit writes the outcome record and final states, rollback releases the
+   * run's claims. Returns undefined when `owner` no longer runs this attempt.
+   */
+  append(
+    runId: string,
+    owner: string,
+    event: AgUiEvent,
+    settle?: Settlement,
+  ): Promise<StoredFrame | undefined>;
+  frames(runId: string, afterSeq: number): Promise<StoredFrame[]>;
+  run(runId: string): Promise<RunRecord | undefined>;
+  /** Calls `wake` after each event appended to the run, by any instance on this store. */
+  watch(runId: string, wake: () => void): Promise<() => void>;
+
+  /** Expires event logs past their retention and idempotency records and outcomes past their window. */
+  prune(windows: RetentionWindows): Promise<void>;
+  close(): Promise<void>;
+}

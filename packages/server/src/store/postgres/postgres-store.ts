@@ -1,0 +1,450 @@
+import { type AgUiEvent, MetadataKey } from "@agui-outbox/core/protocol";
+import { Client, type ClientConfig, Pool, type PoolClient } from "pg";
+import type { ContractStore } from "../contract-store";
+import {
+  type ClaimRequest,
+  type IdempotencyRecord,
+  isTerminalEvent,
+  type NewOccurrence,
+  type Occurrence,
+  type OccurrenceRef,
+  OccurrenceState,
+  type ReservedKey,
+  type RetentionWindows,
+  type RunRecord,
+  type Settlement,
+  type StoredFrame,
+  type StoredToolResult,
+  type SweepResult,
+} from "../records";
+import { ORPHANED_RUN_ERROR } from "../release-claim";
+import { migrate, NOW_MS, quoteIdent } from "./migrations";
+import { type OccurrenceRow, occurrenceFromRow, type RunRow, runFromRow } from "./rows";
+
+export interface PostgresStoreOptions {
+  /** A pool you own (closed by you), or connection settings for one the store owns. */
+  readonly pool?: Pool;
+  readonly connectionString?: string;
+  /** Tables live in this schema. @default "agui_outbox" */
+  readonly schema?: string;
+  /** Apply pending migrations on open. @default true */
+  readonly migrate?: boolean;
+  /** How many lapsed claims or runs one sweep takes. @default 100 */
+  readonly sweepBatch?: number;
+}
+
+/** What a released claim becomes; the same rule as `releasedState`, in SQL. */
+const RELEASE_SET = `
+  state = CASE
+    WHEN state = '${OccurrenceState.indeterminate}' THEN state
+    WHEN state = '${OccurrenceState.executing}' AND result IS NULL THEN '${OccurrenceState.indeterminate}'
+    ELSE '${OccurrenceState.pending}' END,
+  decision = CASE
+    WHEN state = '${OccurrenceState.indeterminate}' OR result IS NOT NULL
+      OR (state = '${OccurrenceState.executing}' AND result IS NULL) THEN decision
+    ELSE NULL END,
+  claim_run_id = NULL, claim_key = NULL, lease_until = NULL, version = version + 1`;
+
+/**
+ * The contract on Postgres, for several server replicas on one database.
+ * Claims are a conditional update on each occurrence's version inside one
+ * transaction; leases and windows use the database clock; the sweeper takes
+ * lapsed leases with `FOR UPDATE SKIP LOCKED`; every appended event sends a
+ * `NOTIFY` so readers on any replica tail the log.
+ */
+export class PostgresStore implements ContractStore {
+  readonly #pool: Pool;
+  readonly #ownsPool: boolean;
+  readonly #schema: string;
+  readonly #s: string;
+  readonly #channel: string;
+  readonly #sweepBatch: number;
+  readonly #clientConfig: ClientConfig;
+  readonly #watchers = new Map<string, Set<() => void>>();
+  #listener: Promise<Client> | undefined;
+  #closed = false;
+
+  private constructor(options: PostgresStoreOptions, pool: Pool, clientConfig: ClientConfig) {
+    this.#pool = pool;
+    this.#ownsPool = options.pool === undefined;
+    this.#schema = options.schema ?? "agui_outbox";
+    this.#s = quoteIdent(this.#schema);
+    this.#channel = `${this.#schema}_events`;
+    this.#sweepBatch = options.sweepBatch ?? 100;
+    this.#clientConfig = clientConfig;
+  }
+
+  /** Connects, and applies pending migrations unless told not to. */
+  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+    const clientConfig: ClientConfig =
+      options.connectionString === undefined ? {} : { connectionString: options.connectionString };
+    const pool = options.pool ?? new Pool({ ...clientConfig, max: 10 });
+    const store = new PostgresStore(options, pool, options.pool === undefined ? clientConfig : {});
+    if (options.migrate ?? true) {
+      const client = await pool.connect();
+      try {
+        await migrate(client, store.#schema);
+      } finally {
+        client.release();
+      }
+    }
+    return store;
+  }
+
+  async now(): Promise<number> {
+    const result = await this.#pool.query<{ now: string }>(`SELECT ${NOW_MS} AS now`);
+    return Number(result.rows[0]?.now);
+  }
+
+  async reserveKey(record: Omit<IdempotencyRecord, "createdAt">): Promise<ReservedKey> {
+    const s = this.#s;
+    const inserted = await this.#pool.query(
+      `INSERT INTO ${s}.idempotency_keys (key, body_hash, run_id, thread_id, created_at)
+       VALUES ($1, $2, $3, $4, ${NOW_MS}) ON CONFLICT (key) DO NOTHING`,
+      [record.key, record.bodyHash, record.runId, record.threadId],
+    );
+    const found = await this.#pool.query<{
+      key: string;
+      body_hash: string;
+      run_id: string;
+      thread_id: string;
+      created_at: string;
+    }>(`SELECT * FROM ${s}.idempotency_keys WHERE key = $1`, [record.key]);
+    const row = found.rows[0];
+    if (row === undefined) throw new Error(`idempotency key ${record.key} vanished while it was reserved`);
+    return {
+      key: row.key,
+      bodyHash: row.body_hash,
+      runId: row.run_id,
+      threadId: row.thread_id,
+      createdAt: Number(row.created_at),
+      created: inserted.rowCount === 1,
+    };
+  }
+
+  async openOccurrences(occurrences: readonly NewOccurrence[]): Promise<void> {
+    if (occurrences.length === 0) return;
+    const rows = occurrences.map((occurrence, ordinal) => ({
+      ordinal,
+      thread_id: occurrence.threadId,
+      interrupt_id: occurrence.interruptId,
+      tool_call_id: occurrence.toolCallId,
+      tool_name: occurrence.toolName,
+      args: occurrence.args,
+      interrupt: occurrence.interrupt,
+      expires_at: occurrence.expiresAt,
+    }));
+    await this.#pool.query(
+      `INSERT INTO ${this.#s}.occurrences
+         (thread_id, interrupt_id, tool_call_id, tool_name, args, interrupt, created_at, expires_at, state, version)
+       SELECT r.thread_id, r.interrupt_id, r.tool_call_id, r.tool_name, r.args, r.interrupt,
+              ${NOW_MS} + r.ordinal, r.expires_at, '${OccurrenceState.pending}', 1
+       FROM jsonb_to_recordset($1::jsonb) AS r(thread_id text, interrupt_id text,
+              tool_call_id text, tool_name text, args jsonb, interrupt jsonb, expires_at bigint, ordinal bigint)
+       ON CONFLICT (thread_id, interrupt_id) DO NOTHING`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  async threadOccurrences(threadId: string): Promise<Occurrence[]> {
+    const s = this.#s;
+    const result = await this.#pool.query<OccurrenceRow>(
+      `SELECT o.*, oc.key AS oc_key, oc.run_id AS oc_run_id, oc.thread_id AS oc_thread_id,
+              oc.events AS oc_events, oc.at AS oc_at
+       FROM ${s}.occurrences o LEFT JOIN ${s}.outcomes oc ON oc.key = o.outcome_key
+       WHERE o.thread_id = $1 ORDER BY o.created_at, o.interrupt_id`,
+      [threadId],
+    );
+    return result.rows.map(occurrenceFromRow);
+  }
+
+  async claim(request: ClaimRequest): Promise<boolean> {
+    if (request.claims.length === 0) return true;
+    const claims = request.claims.map((claim) => ({
+      thread_id: claim.ref.threadId,
+      interrupt_id: claim.ref.interruptId,
+      version: claim.version,
+      decision: claim.decision,
+    }));
+    return this.#transaction(async (client) => {
+      const updated = await client.query(
+        `UPDATE ${this.#s}.occurrences o SET
+           state = CASE WHEN o.result IS NULL THEN '${OccurrenceState.claimed}' ELSE '${OccurrenceState.executed}' END,
+           claim_run_id = $2, claim_key = $3, lease_until = ${NOW_MS} + $4, decision = c.decision,
+           version = o.version + 1
+         FROM jsonb_to_recordset($1::jsonb) AS c(thread_id text, interrupt_id text, version integer, decision jsonb)
+         WHERE o.thread_id = c.thread_id AND o.interrupt_id = c.interrupt_id AND o.version = c.version`,
+        [JSON.stringify(claims), request.runId, request.key, request.leaseMs],
+      );
+      if (updated.rowCount !== claims.length) {
+        await client.query("ROLLBACK");
+        return false;
+      }
+      return true;
+    });
+  }
+
+  async beginExecution(ref: OccurrenceRef, runId: string, leaseMs: number): Promise<boolean> {
+    const result = await this.#pool.query(
+      `UPDATE ${this.#s}.occurrences SET state = '${OccurrenceState.executing}',
+         lease_until = ${NOW_MS} + $4, version = version + 1
+       WHERE thread_id = $1 AND interrupt_id = $2 AND claim_run_id = $3 AND state = '${OccurrenceState.claimed}'`,
+      [ref.threadId, ref.interruptId, runId, leaseMs],
+    );
+    return result.rowCount === 1;
+  }
+
+  async storeResult(
+    ref: OccurrenceRef,
+    runId: string,
+    result: StoredToolResult,
+    leaseMs: number,
+  ): Promise<boolean> {
+    const updated = await this.#pool.query(
+      `UPDATE ${this.#s}.occurrences SET state = '${OccurrenceState.executed}', result = $4,
+         lease_until = ${NOW_MS} + $5, version = version + 1
+       WHERE thread_id = $1 AND interrupt_id = $2 AND claim_run_id = $3 AND state = '${OccurrenceState.executing}'`,
+      [ref.threadId, ref.interruptId, runId, JSON.stringify(result), leaseMs],
+    );
+    return updated.rowCount === 1;
+  }
+
+  async renewLeases(runId: string, owner: string, leaseMs: number): Promise<void> {
+    const s = this.#s;
+    await this.#pool.query(
+      `WITH claims AS (
+         UPDATE ${s}.occurrences SET lease_until = ${NOW_MS} + $3 WHERE claim_run_id = $1
+       )
+       UPDATE ${s}.runs SET lease_until = ${NOW_MS} + $3 WHERE run_id = $1 AND owner = $2 AND terminal IS NULL`,
+      [runId, owner, leaseMs],
+    );
+  }
+
+  async sweep(): Promise<SweepResult> {
+    const s = this.#s;
+    return this.#transaction(async (client) => {
+      const claims = await client.query(
+        `WITH lapsed AS (
+           SELECT thread_id, interrupt_id FROM ${s}.occurrences
+           WHERE claim_run_id IS NOT NULL AND lease_until <= ${NOW_MS}
+           ORDER BY lease_until LIMIT $1 FOR UPDATE SKIP LOCKED
+         )
+         UPDATE ${s}.occurrences o SET ${RELEASE_SET}
+         FROM lapsed WHERE o.thread_id = lapsed.thread_id AND o.interrupt_id = lapsed.interrupt_id`,
+        [this.#sweepBatch],
+      );
+      const orphans = await client.query<RunRow>(
+        `SELECT * FROM ${s}.runs
+         WHERE terminal IS NULL AND owner IS NOT NULL AND lease_until <= ${NOW_MS}
+         ORDER BY lease_until LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [this.#sweepBatch],
+      );
+      for (const row of orphans.rows)
+        await this.#appendOne(client, row.run_id, row.owner, ORPHANED_RUN_ERROR);
+      return { claims: claims.rowCount ?? 0, runs: orphans.rows.length };
+    });
+  }
+
+  async beginRun(
+    runId: string,
+    threadId: string,
+    owner: string,
+    leaseMs: number,
+  ): Promise<RunRecord | undefined> {
+    const s = this.#s;
+    const result = await this.#pool.query<RunRow>(
+      `INSERT INTO ${s}.runs AS r (run_id, thread_id, last_seq, terminal, owner, lease_until, updated_at)
+       VALUES ($1, $2, 0, NULL, $3, ${NOW_MS} + $4, ${NOW_MS})
+       ON CONFLICT (run_id) DO UPDATE SET terminal = NULL, owner = $3, lease_until = ${NOW_MS} + $4,
+         updated_at = ${NOW_MS}, expired = false
+       WHERE r.terminal IS NOT NULL
+       RETURNING *`,
+      [runId, threadId, owner, leaseMs],
+    );
+    const row = result.rows[0];
+    return row === undefined ? undefined : runFromRow(row);
+  }
+
+  async append(
+    runId: string,
+    owner: string,
+    event: AgUiEvent,
+    settle?: Settlement,
+  ): Promise<StoredFrame | undefined> {
+    const terminal = isTerminalEvent(event);
+    // Most events are one statement; a terminal one that settles claims shares its transaction.
+    if (settle === undefined || !terminal) return this.#appendOne(this.#pool, runId, owner, event);
+    return this.#transaction(async (client) => {
+      const frame = await this.#appendOne(client, runId, owner, event);
+      if (frame === undefined) return undefined;
+      const run = await client.query<RunRow>(`SELECT * FROM ${this.#s}.runs WHERE run_id = $1`, [runId]);
+      const row = run.rows[0];
+      if (row !== undefined) await this.#settle(client, runFromRow(row), settle, frame);
+      return frame;
+    });
+  }
+
+  async frames(runId: string, afterSeq: number): Promise<StoredFrame[]> {
+    const result = await this.#pool.query<{ seq: number; event: AgUiEvent }>(
+      `SELECT seq, event FROM ${this.#s}.run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq`,
+      [runId, afterSeq],
+    );
+    return result.rows.map((row) => ({ seq: row.seq, event: row.event }));
+  }
+
+  async run(runId: string): Promise<RunRecord | undefined> {
+    const result = await this.#pool.query<RunRow>(`SELECT * FROM ${this.#s}.runs WHERE run_id = $1`, [runId]);
+    const row = result.rows[0];
+    return row === undefined ? undefined : runFromRow(row);
+  }
+
+  async watch(runId: string, wake: () => void): Promise<() => void> {
+    await this.#listen();
+    let set = this.#watchers.get(runId);
+    if (set === undefined) {
+      set = new Set();
+      this.#watchers.set(runId, set);
+    }
+    set.add(wake);
+    return () => {
+      const current = this.#watchers.get(runId);
+      current?.delete(wake);
+      if (current?.size === 0) this.#watchers.delete(runId);
+    };
+  }
+
+  async prune(windows: RetentionWindows): Promise<void> {
+    const s = this.#s;
+    const idem = windows.idempotencyWindowMs;
+    await this.#transaction(async (client) => {
+      await client.query(
+        `DELETE FROM ${s}.runs WHERE terminal IS NOT NULL AND updated_at + $1 <= ${NOW_MS}`,
+        [idem],
+      );
+      const expired = await client.query<{ run_id: string }>(
+        `UPDATE ${s}.runs SET expired = true
+         WHERE terminal IS NOT NULL AND NOT expired AND updated_at + $1 <= ${NOW_MS} RETURNING run_id`,
+        [windows.eventLogRetentionMs],
+      );
+      if (expired.rows.length > 0) {
+        await client.query(`DELETE FROM ${s}.run_events WHERE run_id = ANY($1::text[])`, [
+          expired.rows.map((row) => row.run_id),
+        ]);
+      }
+      await client.query(`DELETE FROM ${s}.idempotency_keys WHERE created_at + $1 <= ${NOW_MS}`, [idem]);
+      await client.query(`DELETE FROM ${s}.outcomes WHERE at + $1 <= ${NOW_MS}`, [idem]);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#watchers.clear();
+    const listener = this.#listener;
+    this.#listener = undefined;
+    if (listener !== undefined) await (await listener.catch(() => undefined))?.end();
+    if (this.#ownsPool) await this.#pool.end();
+  }
+
+  /**
+   * One statement: bump the run's seq (only while `owner` runs its open attempt),
+   * insert the frame with its cursor stamped in, set the terminal event, and
+   * NOTIFY readers (delivered on commit). Undefined when the run refused it.
+   */
+  async #appendOne(
+    db: Pool | PoolClient,
+    runId: string,
+    owner: string | null,
+    event: AgUiEvent,
+  ): Promise<StoredFrame | undefined> {
+    const s = this.#s;
+    const stamped = (seq: string) =>
+      `jsonb_set($3::jsonb, '{metadata}', coalesce($3::jsonb -> 'metadata', '{}'::jsonb) ||
+         jsonb_build_object('${MetadataKey.stream}', jsonb_build_object('runId', run_id, 'seq', ${seq})))`;
+    const result = await db.query<{ seq: number; event: AgUiEvent }>(
+      `WITH run AS (
+         UPDATE ${s}.runs SET last_seq = last_seq + 1, updated_at = ${NOW_MS},
+           terminal = CASE WHEN $4 THEN ${stamped("last_seq + 1")} ELSE NULL END
+         WHERE run_id = $1 AND ($2::text IS NULL OR owner = $2) AND terminal IS NULL
+         RETURNING run_id, last_seq
+       ), frame AS (
+         INSERT INTO ${s}.run_events (run_id, seq, event)
+         SELECT run_id, last_seq, ${stamped("last_seq")} FROM run
+         RETURNING seq, event
+       )
+       SELECT seq, event, pg_notify($5, $1) FROM frame`,
+      [runId, owner, JSON.stringify(event), isTerminalEvent(event), this.#channel],
+    );
+    const row = result.rows[0];
+    return row === undefined ? undefined : { seq: row.seq, event: row.event };
+  }
+
+  async #settle(
+    client: PoolClient,
+    run: RunRecord,
+    settle: Settlement,
+    terminal: StoredFrame,
+  ): Promise<void> {
+    const s = this.#s;
+    if (settle.kind === "rollback") {
+      await client.query(`UPDATE ${s}.occurrences SET ${RELEASE_SET} WHERE claim_run_id = $1`, [run.runId]);
+      return;
+    }
+    await client.query(
+      `INSERT INTO ${s}.outcomes (key, run_id, thread_id, events, at)
+       SELECT $1, $2, $3, coalesce(jsonb_agg(event ORDER BY seq), '[]'::jsonb), ${NOW_MS}
+       FROM ${s}.run_events WHERE run_id = $2 AND seq > $4 AND seq <= $5
+       ON CONFLICT (key) DO NOTHING`,
+      [settle.key, run.runId, run.threadId, settle.afterSeq, terminal.seq],
+    );
+    const finals = settle.finals.map((final) => ({
+      thread_id: final.ref.threadId,
+      interrupt_id: final.ref.interruptId,
+      state: final.state,
+    }));
+    await client.query(
+      `UPDATE ${s}.occurrences o SET state = f.state, claim_run_id = NULL, claim_key = NULL,
+         lease_until = NULL, outcome_key = $2, version = o.version + 1
+       FROM jsonb_to_recordset($1::jsonb) AS f(thread_id text, interrupt_id text, state text)
+       WHERE o.thread_id = f.thread_id AND o.interrupt_id = f.interrupt_id AND o.claim_run_id = $3`,
+      [JSON.stringify(finals), settle.key, run.runId],
+    );
+  }
+
+  /** One `LISTEN` connection per store, opened on the first watch; wakes the watchers of the run named. */
+  #listen(): Promise<Client> {
+    this.#listener ??= (async () => {
+      const client = new Client(
+        this.#ownsPool ? this.#clientConfig : (this.#pool as unknown as { options: ClientConfig }).options,
+      );
+      client.on("notification", (message) => {
+        const watchers = message.payload === undefined ? undefined : this.#watchers.get(message.payload);
+        for (const wake of watchers ?? []) wake();
+      });
+      // A lost LISTEN connection must not crash the server: readers then end at their next check.
+      client.on("error", () => {
+        this.#listener = undefined;
+      });
+      await client.connect();
+      await client.query(`LISTEN ${quoteIdent(this.#channel)}`);
+      return client;
+    })();
+    return this.#listener;
+  }
+
+  async #transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect();
+    try {
+      await client.query("BEGIN");
+      const result = await work(client);
+      // `work` may have rolled back already (a claim that lost): COMMIT is then a no-op with a notice.
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}

@@ -1,0 +1,205 @@
+// `npm run soak:replicas`: the seeded soak against three server replicas on one real
+// Postgres behind a round-robin proxy. Each run asks to deploy, answers (approve, edit or
+// reject) and delivers the answer the way a durable client does — same key, same body,
+// backoff, re-attach after a cut stream — while faults hit it: the agent fails after the
+// tool, the tool is cut off, streams are dropped mid-run, and replicas are SIGKILLed and
+// restarted. Every run is then checked where the truth is, the ledger:
+//   - every answer ends in a verdict (no dead end), within its retry budget;
+//   - applied + approved ⇒ exactly one execution; rejected ⇒ none; never two (INDETERMINATE: 0 or 1);
+//   - a reused result is the one first stored (same message id);
+//   - every stream's cursors are gap-free.
+//   SOAK_RUNS=200 SOAK_SEED=7 SOAK_PARALLEL=4 npm run soak:replicas
+import { randomUUID } from "node:crypto";
+import { OutcomeCode } from "@agui-outbox/core/protocol";
+import { Pool } from "pg";
+import { PostgresStore } from "../../src/store/postgres";
+import { ContractClient, resumeBody } from "../support/contract-client";
+import { postgresUnavailable, startPostgres } from "../support/postgres";
+import { createFaultTable } from "../support/postgres-faults";
+import { createLedgerTable, postgresLedger } from "../support/postgres-ledger";
+import { ReplicaSet } from "../support/replica-set";
+import { startRoundRobinProxy } from "../support/round-robin-proxy";
+import { SseReader } from "../support/sse-reader";
+
+const RUNS = Number(process.env.SOAK_RUNS ?? 50);
+const SEED = Number(process.env.SOAK_SEED ?? 1);
+const PARALLEL = Number(process.env.SOAK_PARALLEL ?? 4);
+const KILL_EVERY = Number(process.env.SOAK_KILL_EVERY ?? 15);
+const SCHEMA = "soak";
+
+/** mulberry32: a small seeded generator, so a failing seed replays the same faults. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = seeded(SEED);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const unavailable = postgresUnavailable();
+if (unavailable !== undefined) {
+  console.log(`${unavailable}: the replica soak is skipped.`);
+  process.exit(0);
+}
+
+const postgres = await startPostgres();
+const pool = new Pool({ connectionString: postgres.url });
+const violations: string[] = [];
+let kills = 0;
+const verdicts = new Map<string, number>();
+const replicas = new ReplicaSet({
+  databaseUrl: postgres.url,
+  schema: SCHEMA,
+  count: 3,
+  env: { REPLICA_LEASE_MS: "2000", REPLICA_SWEEP_MS: "200" },
+});
+try {
+  await (await PostgresStore.open({ pool, schema: SCHEMA })).close();
+  await createLedgerTable(pool, SCHEMA);
+  await createFaultTable(pool, SCHEMA);
+  const ledger = postgresLedger(pool, SCHEMA);
+  await replicas.start();
+  const proxy = await startRoundRobinProxy(() => replicas.urls());
+  const client = new ContractClient(proxy.url);
+
+  const gapFree = (reader: SseReader, label: string) => {
+    const seqs = reader.frames.map((frame) => Number(frame.id?.split(":").at(-1)));
+    for (let index = 1; index < seqs.length; index += 1) {
+      if (seqs[index] !== (seqs[index - 1] ?? 0) + 1)
+        violations.push(`${label}: cursor gap ${seqs.join(",")}`);
+    }
+  };
+
+  /** One read of a submission: POST, maybe dropped after a few frames, then re-attached. */
+  async function attempt(
+    body: unknown,
+    key: string,
+    runId: string,
+    drop: boolean,
+  ): Promise<SseReader | undefined> {
+    const reader = await client.open(body, key).catch(() => undefined);
+    if (reader === undefined) return undefined;
+    if (!drop) {
+      await reader.done;
+      gapFree(reader, runId);
+      return reader;
+    }
+    await reader.waitFor((r) => r.frames.length >= 1).catch(() => {});
+    await reader.cancel();
+    const lastId = reader.frames.at(-1)?.id;
+    if (lastId === undefined) return undefined;
+    const response = await client.attach(runId, lastId).catch(() => undefined);
+    if (response?.status !== 200) return undefined;
+    const tail = new SseReader(response);
+    await tail.done;
+    return tail;
+  }
+
+  async function soakRun(index: number): Promise<void> {
+    const threadId = `soak-${SEED}-${index}`;
+    const flags = pick(["", "", "[fail-model-once]", "[tool-throws]", "[slow-tool:400]", "[slow-model:400]"]);
+    const asked = await (async () => {
+      for (let tries = 0; tries < 40; tries += 1) {
+        try {
+          return await client.askToDeploy(threadId, `deploy prod ${flags}`);
+        } catch {
+          // The question may have been asked with its stream cut: hydrate, as a reloaded page does.
+          const hydrated = await client
+            .run({ threadId, runId: `h-${randomUUID()}`, messages: [] })
+            .catch(() => undefined);
+          const last = hydrated?.events.at(-1) as { outcome?: { interrupts?: { id: string }[] } } | undefined;
+          const open = last?.outcome?.interrupts?.[0];
+          if (open !== undefined) return { interruptId: open.id };
+          await sleep(100 + tries * 50);
+        }
+      }
+      return undefined;
+    })();
+    if (asked === undefined) {
+      violations.push(`${threadId}: the question never arrived`);
+      return;
+    }
+    const decision = pick(["approve", "approve", "edit", "reject"]);
+    const payload =
+      decision === "approve"
+        ? { approved: true }
+        : decision === "edit"
+          ? { approved: true, editedArgs: { target: "staging" } }
+          : { approved: false };
+    const key = randomUUID();
+    const runId = `resume-${key}`;
+    const body = resumeBody(threadId, runId, asked.interruptId, key, payload);
+    const resultIds = new Set<string>();
+    let verdict: string | undefined;
+    for (let tries = 0; tries < 80 && verdict === undefined; tries += 1) {
+      const reader = await attempt(body, key, runId, random() < 0.2);
+      for (const event of reader?.events ?? []) {
+        if (event.type === "TOOL_CALL_RESULT") resultIds.add(String(event.messageId));
+      }
+      const last = reader?.events.at(-1);
+      if (last?.type === "RUN_FINISHED") verdict = "applied";
+      else if (last?.type === "RUN_ERROR") {
+        const code = String(last.code);
+        if (code !== OutcomeCode.UNAVAILABLE && code !== OutcomeCode.IN_PROGRESS) verdict = code;
+      }
+      // Full-jitter backoff with a small cap: the budget is the number of tries.
+      if (verdict === undefined) await sleep(random() * Math.min(1_000, 50 * 2 ** Math.min(tries, 5)));
+    }
+    verdicts.set(verdict ?? "none", (verdicts.get(verdict ?? "none") ?? 0) + 1);
+    const ran = (await ledger.entries(threadId)).length;
+    if (verdict === undefined) violations.push(`${threadId}: no verdict after 80 tries (a dead end)`);
+    if (ran > 1) violations.push(`${threadId}: the tool ran ${ran} times`);
+    if (resultIds.size > 1)
+      violations.push(`${threadId}: ${resultIds.size} different tool results for one answer`);
+    if (verdict === "applied" && decision !== "reject" && ran !== 1) {
+      violations.push(`${threadId}: applied an approval, but the tool ran ${ran} times`);
+    }
+    if (decision === "reject" && ran !== 0) violations.push(`${threadId}: rejected, but the tool ran`);
+    // INDETERMINATE allows 0 or 1: a replica killed between EXECUTING and the tool's effect leaves
+    // nothing in the ledger, and the server cannot know that; it must never allow 2 (checked above).
+  }
+
+  let next = 0;
+  let done = 0;
+  const chaos = (async () => {
+    let lastKill = 0;
+    while (done < RUNS) {
+      await sleep(50);
+      if (done - lastKill < KILL_EVERY) continue;
+      lastKill = done;
+      const victim = pick(replicas.replicas).id;
+      await replicas.kill(victim);
+      kills += 1;
+      await sleep(300);
+      await replicas.restart(victim);
+    }
+  })().catch((error: unknown) => {
+    violations.push(`chaos: a replica did not come back (${(error as Error).message.split("\n")[0]})`);
+  });
+  await Promise.all(
+    Array.from({ length: PARALLEL }, async () => {
+      for (let index = next++; index < RUNS; index = next++) {
+        await soakRun(index);
+        done += 1;
+      }
+    }),
+  );
+  await chaos;
+  await proxy.close();
+} finally {
+  await replicas.stop();
+  await pool.end();
+  postgres.stop();
+}
+
+const summary = [...verdicts.entries()].map(([verdict, count]) => `${verdict} ${count}`).join(", ");
+console.log(`replica soak (seed ${SEED}): ${RUNS} runs, ${kills} replica kills; verdicts: ${summary}`);
+for (const violation of violations) console.log(`violation: ${violation}`);
+console.log(`${violations.length} violations`);
+process.exitCode = violations.length > 0 ? 1 : 0;

@@ -1,0 +1,42 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { createFileStore } from "../src/store/file-store";
+import { MemoryStore } from "../src/store/memory-store";
+import { OccurrenceState } from "../src/store/records";
+import { describeStoreContract } from "./store-contract";
+
+const tempFile = () => join(mkdtempSync(join(tmpdir(), "agui-file-store-")), "store.json");
+
+describeStoreContract("memory", async () => new MemoryStore());
+describeStoreContract("file", async () => createFileStore({ path: tempFile() }));
+
+test("the file store reads back what it wrote: a restarted process keeps its claims and logs", async () => {
+  const path = tempFile();
+  const first = createFileStore({ path });
+  await first.openOccurrences([
+    {
+      threadId: "t",
+      interruptId: "i1",
+      toolCallId: null,
+      toolName: null,
+      args: {},
+      interrupt: { id: "i1", reason: "approval" },
+      expiresAt: Date.now() + 60_000,
+    },
+  ]);
+  await first.beginRun("r1", "t", "A", 60_000);
+  await first.append("r1", "A", { type: "RUN_STARTED", threadId: "t", runId: "r1" } as never);
+  const second = createFileStore({ path });
+  expect((await second.threadOccurrences("t")).map((o) => o.state)).toEqual([OccurrenceState.pending]);
+  expect((await second.frames("r1", 0)).map((f) => f.seq)).toEqual([1]);
+  expect(JSON.parse(readFileSync(path, "utf8")).format).toBe("agui-outbox-contract-store");
+});
+
+test("a file that is not a contract store is refused with a clear error, not replaced", () => {
+  const path = tempFile();
+  writeFileSync(path, JSON.stringify({ hello: "world" }));
+  expect(() => createFileStore({ path })).toThrow(/not an agui-outbox contract store file/);
+  expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ hello: "world" });
+});

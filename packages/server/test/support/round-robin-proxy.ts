@@ -1,0 +1,93 @@
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RoundRobinProxy {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A load balancer in 40 lines: each request goes to the next replica in turn;
+ * a replica that refuses the connection (dead) is skipped for the next one, as
+ * a balancer's health check would. Streams pass through unbuffered; a response
+ * the replica cuts is cut for the client too.
+ */
+export interface ProxyChaos {
+  /** Cut the response to this request after N SSE events (a dropped connection), or undefined. */
+  readonly dropAfterEvents: (body: Buffer) => number | undefined;
+}
+
+export async function startRoundRobinProxy(
+  targets: () => readonly string[],
+  chaos?: ProxyChaos,
+): Promise<RoundRobinProxy> {
+  let next = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const dropAfter = req.method === "POST" ? chaos?.dropAfterEvents(body) : undefined;
+      const forward = (tries: number) => {
+        const list = targets();
+        const target = new URL(list[next++ % list.length] ?? "http://127.0.0.1:9");
+        const upstream = request(
+          {
+            host: target.hostname,
+            port: target.port,
+            path: req.url,
+            method: req.method,
+            headers: req.headers,
+          },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            if (dropAfter !== undefined) {
+              cutAfterEvents(answer, res, dropAfter);
+              return;
+            }
+            answer.pipe(res);
+            answer.on("close", () => {
+              if (!answer.complete) res.destroy();
+            });
+          },
+        );
+        upstream.on("error", (error: NodeJS.ErrnoException) => {
+          if (error.code === "ECONNREFUSED" && tries < list.length) forward(tries + 1);
+          else if (!res.headersSent) res.writeHead(502).end();
+          else res.destroy();
+        });
+        res.on("close", () => upstream.destroy());
+        upstream.end(body);
+      };
+      forward(1);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Passes SSE events through until `limit` of them went out, then destroys the client's connection. */
+function cutAfterEvents(answer: IncomingMessage, res: ServerResponse, limit: number): void {
+  let pending = "";
+  let sent = 0;
+  answer.on("data", (chunk: Buffer) => {
+    if (sent >= limit) return;
+    pending += chunk.toString();
+    let end = pending.indexOf("\n\n");
+    while (end >= 0 && sent < limit) {
+      const block = pending.slice(0, end + 2);
+      pending = pending.slice(end + 2);
+      res.write(block);
+      if (block.includes("data:")) sent += 1;
+      end = pending.indexOf("\n\n");
+    }
+    if (sent >= limit) res.write("", () => res.destroy());
+  });
+  answer.on("end", () => res.end(pending));
+}

@@ -1,0 +1,76 @@
+// `npm run example:copilotkit`: install what is missing (the workspace, then the
+// example's own dependencies), start the mock server and the CopilotKit example, print
+// the URL, and stop both on Ctrl-C.
+import { execFileSync, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { ensureDependencies } from "./ensure-deps.mjs";
+import { ensureCopilotKitExample } from "./ensure-example.mjs";
+
+const repo = fileURLToPath(new URL("..", import.meta.url));
+const mockPort = process.env.MOCK_PORT ?? "8787";
+const examplePort = process.env.EXAMPLE_PORT ?? "5174";
+const config = `${repo}examples/copilotkit/vite.config.ts`;
+const env = { ...process.env, MOCK_PORT: mockPort, EXAMPLE_PORT: examplePort };
+
+ensureDependencies();
+const unavailable = ensureCopilotKitExample();
+if (unavailable) {
+  console.error(unavailable);
+  process.exit(1);
+}
+
+console.log("Building the CopilotKit example…");
+execFileSync(`${repo}node_modules/.bin/vite`, ["build", "--config", config, "--logLevel", "error"], {
+  cwd: repo,
+  stdio: "inherit",
+  env,
+});
+
+const children = [
+  spawn(
+    `${repo}node_modules/.bin/tsx`,
+    ["--conditions=@agui-outbox/source", `${repo}packages/mock-server/src/cli.ts`],
+    {
+      cwd: repo,
+      stdio: "inherit",
+      env: { ...env, PORT: mockPort, MOCK_STORE: process.env.MOCK_STORE ?? "file" },
+    },
+  ),
+  spawn(`${repo}node_modules/.bin/vite`, ["preview", "--config", config], {
+    cwd: repo,
+    stdio: ["ignore", "ignore", "inherit"],
+    env,
+  }),
+];
+
+async function waitFor(url) {
+  for (let attempt = 0; attempt < 120; attempt += 1) {
+    try {
+      if ((await fetch(url)).ok) return true;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return false;
+}
+
+function stopAll(code) {
+  for (const child of children) child.kill("SIGTERM");
+  process.exit(code);
+}
+
+process.on("SIGINT", () => stopAll(0));
+process.on("SIGTERM", () => stopAll(0));
+for (const child of children) child.on("exit", (code) => stopAll(code ?? 1));
+
+const ready =
+  (await waitFor(`http://127.0.0.1:${examplePort}/`)) &&
+  (await waitFor(`http://127.0.0.1:${mockPort}/agent/capabilities`));
+if (!ready) {
+  console.error("The example did not start; see the output above.");
+  stopAll(1);
+}
+console.log(`\n  CopilotKit example: http://127.0.0.1:${examplePort}/`);
+console.log(`  mock server:        http://127.0.0.1:${mockPort}/ (ledger at /__ledger)`);
+console.log("  Press Ctrl-C to stop.\n");
