@@ -97,6 +97,13 @@ export class MockControl {
     return (await json<{ executions: Execution[] }>(await this.#fetch(path), "/__ledger")).executions;
   }
 
+  /** The Idempotency-Keys of the resumes that reached the server for this thread, in order. */
+  async resumeKeys(threadId: string): Promise<string[]> {
+    const path = `/__resumes?threadId=${encodeURIComponent(threadId)}`;
+    const body = await json<{ resumes: { key: string }[] }>(await this.#fetch(path), "/__resumes");
+    return body.resumes.map((resume) => resume.key);
+  }
+
   async occurrences(threadId: string): Promise<Occurrence[]> {
     const path = `/__occurrences?threadId=${encodeURIComponent(threadId)}`;
     return (await json<{ occurrences: Occurrence[] }>(await this.#fetch(path), "/__occurrences")).occurrences;

@@ -74,6 +74,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     sockets.clear();
   };
 
+  /** Every POST /agent that carried an Idempotency-Key (a resume or a background start), in order. */
+  const resumesReceived: Array<{ readonly key: string; readonly threadId: string | null }> = [];
   const engine = new MockEngine({
     options: resolved,
     store: createStore(resolved.store),
@@ -133,6 +135,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const executions = engine.ledger().filter((entry) => threadId === null || entry.threadId === threadId);
       return sendJson(res, 200, { executions });
     }
+    if (path === "/__resumes" && method === "GET") {
+      // What reached the server, per Idempotency-Key: tests count sends here, not in the browser.
+      const threadId = url.searchParams.get("threadId");
+      const resumes = resumesReceived.filter((entry) => threadId === null || entry.threadId === threadId);
+      return sendJson(res, 200, { resumes });
+    }
     if (path === "/__occurrences" && method === "GET") {
       return sendJson(res, 200, { occurrences: engine.occurrences(url.searchParams.get("threadId")) });
     }
@@ -142,6 +150,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       await drainBody(req, res);
       if (res.headersSent) return;
       engine.reset();
+      resumesReceived.length = 0;
       return sendJson(res, 200, { ok: true });
     }
     if (path === "/__mode" && method === "GET") return sendJson(res, 200, { mode: engine.mode });
@@ -154,6 +163,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     if (raw === undefined) return;
     const keyHeader = req.headers[Header.idempotencyKey];
     const key = typeof keyHeader === "string" && keyHeader.trim().length > 0 ? keyHeader.trim() : undefined;
+    if (key !== undefined) resumesReceived.push({ key, threadId: threadIdOf(raw) });
     const result = await engine.handleAgentPost(raw, key);
     if (result.kind === "crashed") return;
     if (result.kind === "error") {
@@ -291,4 +301,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       });
     },
   };
+}
+
+/** The body's threadId, for counting; null when the body is not a JSON object naming one. */
+function threadIdOf(raw: Buffer): string | null {
+  try {
+    const body: unknown = JSON.parse(raw.toString("utf8"));
+    const threadId = (body as { threadId?: unknown } | null)?.threadId;
+    return typeof threadId === "string" ? threadId : null;
+  } catch {
+    return null;
+  }
 }
