@@ -10,8 +10,8 @@ import {
   WIDTHS,
 } from "./layout-checks";
 
-// decision × state: 3 decisions × 11 states, plus the unanswered question.
-const CASE_COUNT = 34;
+// decision × state: 3 decisions × 13 states, plus the unanswered question.
+const CASE_COUNT = 40;
 
 for (const width of WIDTHS) {
   test.describe(`at ${width} px`, () => {

@@ -6,6 +6,21 @@ import type { ReactNode } from "react";
 const UNREACHABLE = new Set(["network"]);
 
 /**
+ * An answer whose last attempt got no answer from the server, or an error status:
+ * waiting for its retry, or already sending it again. Between two attempts the
+ * entry is briefly queued or sending; until the server answers (the stream
+ * starts) its last failure still stands, so the banner does not flip back to
+ * "Connected" on every retry of a restarting server.
+ */
+function failingToReachServer(entry: OutboxEntry): boolean {
+  if (entry.lastError === null) return false;
+  return (
+    entry.state === "retry_wait" ||
+    (entry.everSent && (entry.state === "queued" || entry.state === "sending"))
+  );
+}
+
+/**
  * The banner tells the truth about sending, not only about the capabilities read:
  * offline is offline whatever the last request said, and answers that cannot
  * reach the server outrank an earlier "Connected".
@@ -14,7 +29,7 @@ function describeLink(connection: ConnectionState, entries: readonly OutboxEntry
   const { link } = connection;
   if (!connection.online || link.name === "offline")
     return "Offline: answers are kept and sent when you are back";
-  const waiting = entries.filter((entry) => entry.state === "retry_wait");
+  const waiting = entries.filter(failingToReachServer);
   if (link.name === "connected" && waiting.some((entry) => UNREACHABLE.has(entry.lastError?.kind ?? "")))
     return "Server unreachable: answers are kept and retried";
   if (link.name === "connected" && waiting.some((entry) => (entry.lastError?.status ?? 0) >= 500))

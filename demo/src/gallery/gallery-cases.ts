@@ -35,7 +35,8 @@ export const GALLERY_DECISIONS: Readonly<Record<string, Decision>> = {
 
 interface StateCase {
   readonly state: EntryState;
-  readonly extra?: Partial<OutboxEntry>;
+  /** Fields beyond the defaults; a function when they name the case's own question. */
+  readonly extra?: Partial<OutboxEntry> | ((interruptId: string) => Partial<OutboxEntry>);
 }
 
 const http429: EntryError = { kind: "http", status: 429, message: "The agent answered HTTP 429." };
@@ -50,6 +51,26 @@ export const GALLERY_STATES: Readonly<Record<string, StateCase>> = {
     extra: { nextAttemptAt: GALLERY_NOW + 6_000, attempts: 1, lastError: http429 },
   },
   paused: { state: "paused" },
+  // The run asked a second question, still unanswered: "1 of 2 answered".
+  held: {
+    state: "held",
+    extra: (interruptId) => ({
+      attempts: 0,
+      everSent: false,
+      batch: { interruptIds: [interruptId, `${interruptId}-second`] },
+    }),
+  },
+  stalled: {
+    state: "stalled",
+    extra: {
+      attempts: 12,
+      verdictDetail: "Delivery kept failing on the server's side; it resumes when you retry or come back.",
+      lastError: {
+        kind: "retry_budget_exhausted",
+        message: "Gave up for now after 12 failed answer(s) from the server.",
+      },
+    },
+  },
   applied: { state: "applied" },
   "applied-replayed": { state: "applied", extra: { replayed: true } },
   elsewhere: {
@@ -140,7 +161,7 @@ function entryFor(name: string, threadId: string, interruptId: string, decision:
     createdAt: GALLERY_NOW - 60_000,
     updatedAt: GALLERY_NOW - 1_000,
     expiresAt: GALLERY_NOW + 82_800_000,
-    ...state.extra,
+    ...(typeof state.extra === "function" ? state.extra(interruptId) : state.extra),
   };
   return entry;
 }

@@ -34,8 +34,15 @@ export type DurableRunErrorCode = (typeof DurableRunErrorCode)[keyof typeof Dura
 /** `value` of an `agui-outbox.delivery` event. */
 export interface DeliveryProgress {
   readonly interruptId: string;
-  /** The idempotency key: the outbox entry's id. */
+  /** The outbox entry's id (what `retryNow` and the outbox store take). */
   readonly key: string;
+  /**
+   * The `Idempotency-Key` the answer travels under. The entry's own key, except
+   * for a run that asked several questions: one resume carries all its answers,
+   * under the key of the entry that sends it. Null while that is not settled yet
+   * (`held`: another question of the run is still unanswered).
+   */
+  readonly idempotencyKey: string | null;
   readonly state: EntryState;
   readonly attempts: number;
   /** Epoch ms of the next attempt while waiting to retry, else null. */
@@ -57,8 +64,10 @@ export type AnswerVerdict =
 export interface VerdictDetail {
   readonly interruptId: string;
   readonly verdict: AnswerVerdict;
-  /** The idempotency key, when the answer was stored. */
+  /** The outbox entry's id, when the answer was stored. */
   readonly key: string | null;
+  /** The `Idempotency-Key` the answer was sent under (see `DeliveryProgress.idempotencyKey`); null when not sent. */
+  readonly idempotencyKey: string | null;
   /** The `runId` the answer was sent with: fresh per decision, unlike the run that asked. */
   readonly wireRunId: string | null;
   /** Applied from the server's record of an earlier delivery: nothing ran again. */
@@ -91,6 +100,7 @@ export function verdictDetail(entry: OutboxEntry, verdict: AnswerVerdict): Verdi
     interruptId: entry.interruptId,
     verdict,
     key: entry.key,
+    idempotencyKey: idempotencyKeyOf(entry),
     wireRunId: entry.runId,
     replayed: entry.replayed === true,
     detail: entry.verdictDetail ?? entry.lastError?.message ?? null,
@@ -102,9 +112,16 @@ export function deliveryProgress(entry: OutboxEntry): DeliveryProgress {
   return {
     interruptId: entry.interruptId,
     key: entry.key,
+    idempotencyKey: idempotencyKeyOf(entry),
     state: entry.state,
     attempts: entry.attempts,
     nextAttemptAt: entry.nextAttemptAt,
     lastError: entry.lastError,
   };
+}
+
+/** The key on the wire: a batched answer rides in the request of the entry named by `sendsWith`. */
+export function idempotencyKeyOf(entry: OutboxEntry): string | null {
+  if (entry.state === "held") return null;
+  return entry.batch?.sendsWith ?? entry.key;
 }

@@ -16,6 +16,7 @@ import {
   DurableEventName,
   DurableRunErrorCode,
   deliveryProgress,
+  idempotencyKeyOf,
   type VerdictDetail,
   verdictDetail,
   verdictOfEntry,
@@ -167,6 +168,7 @@ export class DurableHttpAgent extends AbstractAgent {
             ? {
                 ...refusal(entry.interruptId, "answered_elsewhere", elsewhereDetail(earlier)),
                 key: earlier.key,
+                idempotencyKey: idempotencyKeyOf(earlier),
               }
             : refusal(entry.interruptId, "needs_you", error.message),
         );
@@ -193,9 +195,10 @@ export class DurableHttpAgent extends AbstractAgent {
       if (failed) throw failed.error;
       return { type: "finished", interrupts: this.#openInterrupts(threadId) };
     }
-    // Hydration failed (offline after a reload) but answers are on their way: follow
-    // them anyway, and read the thread again once they have their verdicts.
-    return this.#follow(threadId, inFlight, [], run, failed !== undefined);
+    // Answers are on their way: follow them (even when hydration failed, offline after
+    // a reload), then read the thread again. The first hydration ran alongside the
+    // delivery, and its snapshot may have landed after the delivery's own events.
+    return this.#follow(threadId, inFlight, [], run, true);
   }
 
   async #follow(
@@ -262,6 +265,7 @@ function refusal(interruptId: string, verdict: AnswerVerdict, detail: string): V
     interruptId,
     verdict,
     key: null,
+    idempotencyKey: null,
     wireRunId: null,
     replayed: false,
     detail,

@@ -2,7 +2,12 @@ import type { BaseEvent } from "@ag-ui/client";
 import { manualSignal } from "@agui-outbox/core/testing";
 import { IDBFactory } from "fake-indexeddb";
 import { describe, expect, test } from "vitest";
-import { DurableEventName, DurableRunErrorCode, type VerdictDetail } from "../src/index";
+import {
+  type DeliveryProgress,
+  DurableEventName,
+  DurableRunErrorCode,
+  type VerdictDetail,
+} from "../src/index";
 import { customEvents, lastEvent, resumeWith, say, startAgentHarness, verifySequence } from "./agent-harness";
 
 const THREAD = "thread-1";
@@ -56,6 +61,50 @@ describe("DurableHttpAgent against the mock server", () => {
     await verifySequence(harness.runsOf(agent).flat());
   });
 
+  test("two questions in one run: both answers go in one resume, each gets its verdict", async () => {
+    const harness = await startAgentHarness();
+    // What the server received, per idempotency key: the interrupts each resume answered.
+    const resumes: Array<{ key: string; interruptIds: string[] }> = [];
+    const recording = (input: string, init?: RequestInit) => {
+      const key = new Headers(init?.headers).get("idempotency-key");
+      if (key) {
+        const body = JSON.parse(String(init?.body)) as { resume?: Array<{ interruptId: string }> };
+        resumes.push({ key, interruptIds: (body.resume ?? []).map((entry) => entry.interruptId) });
+      }
+      return fetch(input, init);
+    };
+    const agent = harness.page({ client: { deps: { fetch: recording } } });
+    await say(agent, "please deploy to prod and staging");
+    const asked = agent.pendingInterrupts.map((interrupt) => interrupt.id);
+    expect(asked).toHaveLength(2);
+
+    await agent.runAgent({
+      resume: asked.map((interruptId) => ({
+        interruptId,
+        status: "resolved" as const,
+        payload: { approved: true },
+      })),
+    });
+
+    expect(resumes).toHaveLength(1);
+    expect([...(resumes[0]?.interruptIds ?? [])].sort()).toEqual([...asked].sort());
+    const answered = harness.runsOf(agent)[1];
+    const decided = verdicts(answered);
+    expect(decided.map((verdict) => verdict.verdict)).toEqual(["applied", "applied"]);
+    expect(decided.map((verdict) => verdict.interruptId).sort()).toEqual([...asked].sort());
+    // Each verdict names the key its answer travelled under: the one the server received.
+    expect(decided.map((verdict) => verdict.idempotencyKey)).toEqual([resumes[0]?.key, resumes[0]?.key]);
+    const progress = customEvents(answered ?? [], DurableEventName.delivery) as DeliveryProgress[];
+    expect(progress.length).toBeGreaterThan(0);
+    for (const step of progress) {
+      expect(step.idempotencyKey).toBe(step.state === "held" ? null : resumes[0]?.key);
+    }
+    expect(lastEvent(answered)).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "success" } });
+    expect(agent.pendingInterrupts).toEqual([]);
+    expect(await harness.ledger(THREAD)).toHaveLength(2);
+    await verifySequence(harness.runsOf(agent).flat());
+  });
+
   test("reload during delivery: the new page follows the answer to applied, ledger 1, card not shown again", async () => {
     const harness = await startAgentHarness();
     const never = answersNeverArrive();
@@ -100,6 +149,50 @@ describe("DurableHttpAgent against the mock server", () => {
     expect(hydrations).toBeGreaterThanOrEqual(2);
     expect(verdicts(connected)).toEqual([expect.objectContaining({ verdict: "applied" })]);
     expect(lastEvent(connected)).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "success" } });
+    expect(texts(after.messages)).toContain("Deployed to prod.");
+    expect(await harness.ledger(THREAD)).toHaveLength(1);
+    await verifySequence(harness.runsOf(after).flat());
+  });
+
+  test("reload mid-delivery with the hydration answered late: the conversation ends with the result", async () => {
+    const harness = await startAgentHarness();
+    // The server holds the resume before claiming it, so the new page's hydration sees
+    // the question still open; that snapshot is handed over only once the answer applied.
+    await harness.chaos({ point: "before-claim", action: "delay", delayMs: 400, threadId: THREAD });
+    let sent = () => {};
+    const requestSent = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
+    const pageDies = (input: string, init?: RequestInit): Promise<Response> => {
+      if (!new Headers(init?.headers).has("idempotency-key")) return fetch(input, init);
+      void fetch(input, init).catch(() => {});
+      sent();
+      return new Promise<Response>(() => {});
+    };
+    const before = harness.page({ client: { deps: { fetch: pageDies } } });
+    await say(before, "please deploy to prod");
+    void before.runAgent(resumeWith(before, { approved: true }));
+    await requestSent;
+    before.client.dispose();
+
+    let applied = () => {};
+    const appliedSeen = new Promise<void>((resolve) => {
+      applied = resolve;
+    });
+    const lateHydration = async (input: string, init?: RequestInit): Promise<Response> => {
+      const isHydration = init?.method === "POST" && !new Headers(init.headers).has("idempotency-key");
+      const response = await fetch(input, init);
+      if (isHydration) await appliedSeen;
+      return response;
+    };
+    const after = harness.page({ client: { deps: { fetch: lateHydration } } });
+    after.client.outbox.subscribe((state) => {
+      if (state.entries.some((entry) => entry.state === "applied")) applied();
+    });
+    await after.connectAgent();
+
+    const [connected] = harness.runsOf(after);
+    expect(verdicts(connected)).toEqual([expect.objectContaining({ verdict: "applied" })]);
     expect(texts(after.messages)).toContain("Deployed to prod.");
     expect(await harness.ledger(THREAD)).toHaveLength(1);
     await verifySequence(harness.runsOf(after).flat());

@@ -95,7 +95,9 @@ export function CardActions(props: { card: ApprovalCardModel; onDone: () => void
   const { card } = props;
   switch (card.approval.state) {
     case EntryState.retryWait:
-      // The countdown is in the status line: the button does not repeat it.
+    case EntryState.stalled:
+      // The countdown is in the status line: the button does not repeat it. A
+      // stalled answer has nothing scheduled: this is how the person sends it again.
       return (
         <div className="agui-card__actions">
           <button

@@ -225,6 +225,40 @@ test("retry_wait shows the countdown and Retry now sends again at once", async (
   expect(new Set(keys).size).toBe(1);
 });
 
+test("a stalled answer says why, shows no countdown, and Retry now sends it again with the same key", async () => {
+  const agent = new FakeAgent();
+  // One send is the whole budget: a 503 spends it, the thread check finds the
+  // question still open and nothing run, the one resend that allows is refused
+  // too, and the answer stalls (kept, not final).
+  agent.resumeScripts.push({ kind: "status", status: 503 }, { kind: "status", status: 503 });
+  const { client } = setup(agent, { retry: { budget: { maxAttempts: 1 } } });
+  renderWithClient(
+    client,
+    <>
+      <ThreadView clock={frozenClock} />
+      <Tray />
+    </>,
+  );
+  await askForDeployment();
+  fireEvent.click(screen.getByRole("button", { name: "Approve" }));
+  await waitFor(() =>
+    expect(screen.getByTestId("approval-status").textContent).toBe(
+      "Delivery kept failing on the server's side; it resumes when you retry or come back. Your answer is kept and will be sent again with the same key.",
+    ),
+  );
+  expect(screen.getByRole("list", { name: "outbox" }).textContent).toBe("stalled attempts=2");
+  expect(agent.count("resume")).toBe(2);
+  // Nothing is scheduled, so neither the line nor the button counts down.
+  expect(screen.getByRole("button", { name: "Retry now" }).textContent).toBe("Retry now");
+  fireEvent.click(screen.getByRole("button", { name: "Retry now" }));
+  await waitFor(() => expect(screen.getByTestId("approval-status").textContent).toBe("Applied."));
+  expect(agent.count("resume")).toBe(3);
+  const keys = agent.requests
+    .filter((request) => request.kind === "resume")
+    .map((request) => request.idempotencyKey);
+  expect(new Set(keys).size).toBe(1);
+});
+
 test("a lost answer is kept, explained, and can be resent as a message", async () => {
   const agent = new FakeAgent();
   agent.resumeScripts.push({ kind: "run_error", code: "APPROVAL_RESUME_INDETERMINATE", afterAck: true });

@@ -1,7 +1,14 @@
 // One test per sentence of the card's verdict table: decision × verdict × server
 // kind. The README's "What the person sees" table prints the same sentences; the
 // last test keeps the two from drifting apart.
-import type { Decision, EntryError, OutboxEntry, ServerKind } from "@agui-outbox/core";
+import {
+  batchProgress,
+  type Decision,
+  type EntryError,
+  EntryState,
+  type OutboxEntry,
+  type ServerKind,
+} from "@agui-outbox/core";
 import { describe, expect, test } from "vitest";
 import readme from "../README.md?raw";
 import { describeVerdict } from "./describe-verdict";
@@ -149,8 +156,94 @@ describe("waiting has a reason and one countdown", () => {
       });
 });
 
+function progress(entries: readonly OutboxEntry[], subject: OutboxEntry) {
+  const batch = batchProgress(entries, subject);
+  if (!batch) throw new Error("the entry is not part of a batch");
+  return batch;
+}
+
+// Held: answered, kept, and waiting for the run's other questions (one resume answers them all).
+function held(decision: Decision, interruptId: string, interruptIds: readonly string[]): OutboxEntry {
+  return entry(decision, { interruptId, key: `k-${interruptId}`, state: "held", batch: { interruptIds } });
+}
+
+const STALLED_REASON = "Delivery kept failing on the server's side; it resumes when you retry or come back.";
+const STALLED: Partial<OutboxEntry> = {
+  state: "stalled",
+  nextAttemptAt: null,
+  verdictDetail: STALLED_REASON,
+  lastError: {
+    kind: "retry_budget_exhausted",
+    message: "Gave up for now after 12 failed answer(s) from the server.",
+  },
+};
+
+// The held and stalled sentences, for the README check below.
+const HELD_AND_STALLED: readonly string[] = [
+  "1 of 2 answered — sent when all are answered.",
+  "2 of 3 answered — sent when all are answered.",
+  "Waiting for the other questions of this run; sent when all are answered.",
+  `${STALLED_REASON} Your answer is kept and will be sent again with the same key.`,
+  "Offline — will send when back.",
+];
+
+describe("held for the run's other questions", () => {
+  for (const decision of Object.keys(DECISIONS)) {
+    const kind = DECISIONS[decision] ?? { kind: "approve" };
+    test(`${decision}: 1 of 2 answered, counted from the outbox`, () => {
+      const first = held(kind, "i", ["i", "j"]);
+      const description = describeVerdict(first, { batch: progress([first], first) });
+      expect(description.sentence).toBe("1 of 2 answered — sent when all are answered.");
+      expect(description.tone).toBe("pending");
+    });
+    test(`${decision}: 2 of 3 answered`, () => {
+      const first = held(kind, "i", ["i", "j", "k"]);
+      const second = held({ kind: "approve" }, "j", ["i", "j", "k"]);
+      expect(describeVerdict(first, { batch: progress([first, second], first) }).sentence).toBe(
+        "2 of 3 answered — sent when all are answered.",
+      );
+    });
+    test(`${decision}: without the count, still says what it waits for`, () => {
+      expect(describeVerdict(held(kind, "i", ["i", "j"])).sentence).toBe(
+        "Waiting for the other questions of this run; sent when all are answered.",
+      );
+    });
+  }
+});
+
+describe("stalled: the reason, and no countdown (nothing is scheduled until a retry or a return)", () => {
+  for (const decision of Object.keys(DECISIONS))
+    for (const serverKind of KINDS) {
+      const subject = entry(DECISIONS[decision] ?? { kind: "approve" }, STALLED);
+      test(`${decision} · ${serverKind}: the reason, the answer kept`, () => {
+        const description = describeVerdict(subject, { serverKind, secondsLeft: 6 });
+        expect(description.sentence).toBe(
+          `${STALLED_REASON} Your answer is kept and will be sent again with the same key.`,
+        );
+        expect(description.tone).toBe("warning");
+        // A countdown left over from an earlier wait is never shown.
+        expect(description.sentence).not.toMatch(/retrying|\d s\b/);
+      });
+      test(`${decision} · ${serverKind}: offline says offline`, () => {
+        expect(describeVerdict(subject, { serverKind, online: false }).sentence).toBe(
+          "Offline — will send when back.",
+        );
+      });
+    }
+});
+
+test("every entry state has a sentence of its own in these tests", () => {
+  const covered = new Set([
+    ...Object.values(VERDICTS).map((verdict) => verdict.state),
+    "retry_wait",
+    "held",
+    "stalled",
+  ]);
+  expect(Object.values(EntryState).filter((state) => !covered.has(state))).toEqual([]);
+});
+
 test("the README prints every sentence of the table", () => {
-  const missing = [...TABLE.map((row) => row[3]), ...WAITS.map((row) => row[3])].filter(
+  const missing = [...TABLE.map((row) => row[3]), ...WAITS.map((row) => row[3]), ...HELD_AND_STALLED].filter(
     (sentence) => !readme.includes(sentence),
   );
   expect(missing).toEqual([]);
