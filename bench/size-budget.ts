@@ -15,8 +15,17 @@ export const SIZE_TARGETS = {
 /**
  * What the test enforces while a target is not met: the larger bundler's measured
  * size with about 1% headroom, so any growth fails.
+ *
+ * Measured after the packaging work: 46.1 kB (typical app) and 40.3 kB (client
+ * alone) in esbuild. The work that followed it added 5.6 and 3.5 kB: batched
+ * resumes, the held and stalled states and the persisted delivery counters; the
+ * server-kind machine and its re-detection; compare-and-set commits, the reopening
+ * IndexedDB store and its memory fallback, retention; the per-server evidence
+ * rules; the card's verdict sentences, waiting reasons and per-tool renderers; the
+ * chunk fold and the group commit. Measured then (rolldown / esbuild): 50,574 /
+ * 51,718 B and 43,175 / 43,776 B.
  */
 export const SIZE_BUDGETS = {
-  typicalApp: 46_600,
-  clientOnly: 40_700,
+  typicalApp: 52_300,
+  clientOnly: 44_200,
 } as const satisfies Record<keyof typeof SIZE_TARGETS, number>;

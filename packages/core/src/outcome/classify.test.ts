@@ -525,7 +525,7 @@ const CASES: readonly RowCase[] = [
   {
     row: "hydrated-approve-no-tool-result",
     server: "contract",
-    signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: true },
+    signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: false },
     context: { sentBefore: true },
     expected: { kind: "lost" },
   },
