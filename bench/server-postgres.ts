@@ -13,13 +13,13 @@ import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client, Pool } from "pg";
+import { SseReader } from "../packages/mock-server/test/support/sse-reader";
 import { type ContractServer, createContractServer, MemoryStore } from "../packages/server/src/index";
 import type { ContractStore } from "../packages/server/src/store/contract-store";
 import { PostgresStore } from "../packages/server/src/store/postgres";
 import { ContractClient, resumeBody } from "../packages/server/test/support/contract-client";
 import { postgresUnavailable, startPostgres } from "../packages/server/test/support/postgres";
 import { memoryLedger, scriptedDeployAgent } from "../packages/server/test/support/scripted-agent";
-import { SseReader } from "../packages/server/test/support/sse-reader";
 
 const RESUMES = Number(process.env.BENCH_RESUMES ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);

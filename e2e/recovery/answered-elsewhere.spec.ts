@@ -57,17 +57,24 @@ test("a second tab answering differently: the winner shows applied with its own 
     // Each tab shows its own truth: the tab whose answer won says applied with its own
     // decision; the other says answered elsewhere, with the decision that was recorded.
     expect(states).toEqual(["applied", "elsewhere"]);
+    // The winner's sentence names its own decision ("Applied." for this tab's
+    // approval, "Rejection delivered." for the other tab's rejection): checked below.
+    const verdictOf = (text: string) =>
+      text.startsWith("Answered elsewhere")
+        ? "elsewhere"
+        : /^(Applied|Rejection delivered)\./.test(text)
+          ? "won"
+          : text;
     await expect
-      .poll(
-        async () =>
-          [await statusOf(page), await statusOf(second)].map((text) => text.split(/[.:]/)[0]).sort(),
-        {
-          timeout: 10_000,
-        },
-      )
-      .toEqual(["Answered elsewhere", "Applied"]);
-    const [winner, loser] = (await statusOf(page)).startsWith("Applied") ? [page, second] : [second, page];
+      .poll(async () => [verdictOf(await statusOf(page)), verdictOf(await statusOf(second))].sort(), {
+        timeout: 10_000,
+      })
+      .toEqual(["elsewhere", "won"]);
+    const [winner, loser] = (await statusOf(page)).startsWith("Answered elsewhere")
+      ? [second, page]
+      : [page, second];
     const winnerApproved = winner === page;
+    await expect(cardStatus(winner)).toHaveText(winnerApproved ? /^Applied\./ : /^Rejection delivered\./);
     await expect(approvalCard(winner).getByTestId("approval-decision")).toHaveText(
       winnerApproved ? "You approved." : "You rejected.",
     );

@@ -220,7 +220,7 @@ export function describeContractSuite(name: string, topology: () => Topology): v
       const seen = reader.frames.slice(0, 2);
       const rest = await client.attach(runId, seen.at(-1)?.id);
       expect(rest.status).toBe(200);
-      const { SseReader } = await import("./support/sse-reader");
+      const { SseReader } = await import("../../mock-server/test/support/sse-reader");
       const tail = new SseReader(rest);
       await tail.done;
       const ids = [...seen, ...tail.frames].map((frame) => frame.id);

@@ -6,6 +6,7 @@ import { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CONTRACT_CHECKS, runChecks } from "../../mock-server/test/interop/contract-checks";
 import { readInteropTable } from "../../mock-server/test/interop/interop-table";
+import { SseReader } from "../../mock-server/test/support/sse-reader";
 import { PostgresStore } from "../src/store/postgres";
 import { describeContractSuite } from "./contract-suite";
 import { ContractClient, resumeBody, userTurn } from "./support/contract-client";
@@ -15,7 +16,6 @@ import { createLedgerTable, postgresLedger } from "./support/postgres-ledger";
 import { ReplicaSet } from "./support/replica-set";
 import { type RoundRobinProxy, startRoundRobinProxy } from "./support/round-robin-proxy";
 import type { Ledger } from "./support/scripted-agent";
-import { SseReader } from "./support/sse-reader";
 
 const unavailable = postgresUnavailable();
 // `npm test` already said why; run alone, the file says it.

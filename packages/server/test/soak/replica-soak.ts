@@ -12,6 +12,7 @@
 import { randomUUID } from "node:crypto";
 import { OutcomeCode } from "@agui-outbox/core/protocol";
 import { Pool } from "pg";
+import { SseReader } from "../../../mock-server/test/support/sse-reader";
 import { PostgresStore } from "../../src/store/postgres";
 import { ContractClient, resumeBody } from "../support/contract-client";
 import { postgresUnavailable, startPostgres } from "../support/postgres";
@@ -19,7 +20,6 @@ import { createFaultTable } from "../support/postgres-faults";
 import { createLedgerTable, postgresLedger } from "../support/postgres-ledger";
 import { ReplicaSet } from "../support/replica-set";
 import { startRoundRobinProxy } from "../support/round-robin-proxy";
-import { SseReader } from "../support/sse-reader";
 
 const RUNS = Number(process.env.SOAK_RUNS ?? 50);
 const SEED = Number(process.env.SOAK_SEED ?? 1);

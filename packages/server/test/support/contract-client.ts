@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { SseReader } from "./sse-reader";
+import { SseReader } from "../../../mock-server/test/support/sse-reader";
 
 /** A thin client of the contract's routes for tests: real HTTP, real SSE. */
 export class ContractClient {
