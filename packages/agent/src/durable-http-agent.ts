@@ -218,6 +218,7 @@ export class DurableHttpAgent extends AbstractAgent {
       await this.client
         .thread(threadId)
         .hydrate()
+        // The verdicts above are already reported; a failed read leaves the thread as last seen.
         .catch(() => {});
     }
     for (const verdict of verdicts) run.custom(DurableEventName.verdict, verdict);
@@ -241,6 +242,7 @@ export class DurableHttpAgent extends AbstractAgent {
       .pendingInterrupts.filter((interrupt) => !answered.has(interrupt.id));
     // The JSON-Schema validator is a chunk of its own: fetched now, while the card is
     // shown, so an answer given offline can still be checked and stored.
+    // A failed prefetch is retried by answer(), which reports it (validator_unavailable).
     if (open.some((interrupt) => interrupt.responseSchema)) void loadAnswerValidator().catch(() => {});
     return open;
   }

@@ -147,6 +147,7 @@ export function useApproval(
   }, []);
   const write = useCallback(
     (make: () => Promise<OutboxEntry>): Promise<OutboxEntry | undefined> =>
+      // The failure is already in `error` (set by writeAsync): this variant never throws.
       writeAsync(make).catch(() => undefined),
     [writeAsync],
   );
@@ -174,6 +175,7 @@ export function useApproval(
     (input: ApprovalAnswer | boolean, editedArgs?: Readonly<Record<string, unknown>>) =>
       answerAsync(
         typeof input === "boolean" ? { approved: input, ...(editedArgs ? { editedArgs } : {}) } : input,
+        // `error` holds the failure; answerAsync is the variant that throws.
       ).catch(() => undefined),
     [answerAsync],
   ) as UseApprovalResult["answer"];

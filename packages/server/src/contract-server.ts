@@ -31,6 +31,7 @@ export function createContractServer(options: ContractServerOptions): ContractSe
           sweeping = true;
           engine
             .sweep()
+            // The next tick sweeps again; a lapsed lease waits at most one interval more.
             .catch(() => {})
             .finally(() => {
               sweeping = false;

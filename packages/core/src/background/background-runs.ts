@@ -206,6 +206,7 @@ export class BackgroundRuns {
     while (this.#loops.size > 0 || this.#startsInFlight.size > 0) {
       await Promise.all(
         [...[...this.#loops.values()].map((loop) => loop.done), ...this.#startsInFlight.values()].map(
+          // Waiting only: each loop and start records its own failure on its run.
           (pending) => pending.catch(() => {}),
         ),
       );
@@ -642,6 +643,7 @@ export class BackgroundRuns {
     if (log.lastSeq(runId) >= targetSeq) return true;
     if (await this.#reattachUntil(runId, threadId, log, targetSeq, signal)) return true;
     if (signal.aborted) throw signal.reason;
+    // A failed hydration leaves the thread as it was; the run's record decides what is shown.
     await this.#options.hydrate?.(threadId).catch(() => {});
     this.#logs.set(runId, createEventLog([{ runId, seq: targetSeq }]));
     return false;
@@ -660,9 +662,11 @@ export class BackgroundRuns {
     const forward = () => local.abort(signal.reason);
     signal.addEventListener("abort", forward, { once: true });
     try {
+      // A failed re-attach is "not re-attached": the caller falls back to hydration.
       const response = await http.reattach(runId, log.lastSeq(runId), local.signal).catch(() => undefined);
       if (!response) return false;
       if (!response.ok) {
+        // Releasing a body nobody reads; a failure to cancel changes nothing.
         await response.body?.cancel().catch(() => {});
         return false;
       }

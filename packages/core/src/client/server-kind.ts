@@ -80,6 +80,7 @@ export class ServerKindMachine {
 
   /** True when a server kind from an earlier start was found in storage. */
   async loadCached(opened: OutboxStore): Promise<boolean> {
+    // An unreadable cache is no cache: the kind stays unknown until capabilities answer.
     const cached = await opened.getMeta(this.#options.namespace, CAPABILITIES_META_ID).catch(() => undefined);
     if (cached !== "contract" && cached !== "degraded") return false;
     this.#state = { name: "known", kind: cached, from: "cache" };
@@ -135,6 +136,8 @@ export class ServerKindMachine {
     await this.#options
       .store()
       ?.putMeta(this.#options.namespace, CAPABILITIES_META_ID, kind)
+      // The cache only speeds up the next start; without it that start waits for
+      // capabilities, which is safe. Storage failures reach the outbox state elsewhere.
       .catch(() => {});
   }
 }

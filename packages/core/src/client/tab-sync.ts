@@ -85,6 +85,7 @@ export class TabSync {
         sink.track(
           store
             .get(message.key)
+            // Unreadable now: the announced copy stands in until the next rescan.
             .catch(() => undefined)
             .then((stored) => this.silently(() => running.adopt(stored ?? message.entry))),
           ErrorSource.tabs,

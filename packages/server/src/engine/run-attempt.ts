@@ -53,6 +53,7 @@ export class RunAttempt {
     // A third of the lease: two renewals can fail before another instance may take over.
     this.#renewal = setInterval(
       () => {
+        // A failed renewal lets the lease run down, as a dead instance's would.
         init.store.renewLeases(init.runId, init.owner, init.leaseMs).catch(() => {});
       },
       Math.max(10, Math.floor(init.leaseMs / 3)),
