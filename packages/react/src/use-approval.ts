@@ -172,10 +172,10 @@ export function useApproval(
     [answered, entry, writeAsync, client, threadId, interruptId],
   );
   const answer = useCallback(
+    // `error` holds the failure; answerAsync is the variant that throws.
     (input: ApprovalAnswer | boolean, editedArgs?: Readonly<Record<string, unknown>>) =>
       answerAsync(
         typeof input === "boolean" ? { approved: input, ...(editedArgs ? { editedArgs } : {}) } : input,
-        // `error` holds the failure; answerAsync is the variant that throws.
       ).catch(() => undefined),
     [answerAsync],
   ) as UseApprovalResult["answer"];
