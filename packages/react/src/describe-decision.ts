@@ -14,10 +14,13 @@ export function describeArgs(args: Readonly<Record<string, unknown>>): string {
 /** The kept decision as a sentence in the second person: "You approved (target = prod)." */
 export function describeDecision(decision: Decision): string {
   switch (decision.kind) {
-    case "approve":
-      return decision.editedArgs && Object.keys(decision.editedArgs).length > 0
-        ? `You approved with ${describeArgs(decision.editedArgs)}.`
-        : "You approved.";
+    case "approve": {
+      const approved =
+        decision.editedArgs && Object.keys(decision.editedArgs).length > 0
+          ? `You approved with ${describeArgs(decision.editedArgs)}.`
+          : "You approved.";
+      return decision.reason ? `${approved} ${decision.reason}` : approved;
+    }
     case "reject":
       return decision.reason ? `You rejected: ${decision.reason}` : "You rejected.";
     case "cancel":

@@ -77,6 +77,9 @@ test("decisions in words, and the resend message says the outcome is unknown", (
     "You approved with target = staging.",
   );
   expect(describeDecision({ kind: "reject", reason: "not today" })).toBe("You rejected: not today");
+  expect(describeDecision({ kind: "approve", reason: "staging was green" })).toBe(
+    "You approved. staging was green",
+  );
   expect(describeDecision({ kind: "cancel" })).toBe("You cancelled the question.");
   expect(resendMessage({ kind: "reject" }, "Deploy to prod?")).toBe(
     'My earlier answer to "Deploy to prod?" may not have arrived: I rejected it. Please check whether it was already done before acting on it.',

@@ -164,6 +164,7 @@ export function useApproval(
                 interruptId,
                 approved: true,
                 ...(input.editedArgs ? { editedArgs: input.editedArgs } : {}),
+                ...(input.reason ? { reason: input.reason } : {}),
               }
             : { threadId, interruptId, approved: false, ...(input.reason ? { reason: input.reason } : {}) },
         ),

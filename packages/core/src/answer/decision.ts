@@ -5,7 +5,11 @@ import type { Decision } from "../outbox/entry";
 export function decisionOf(input: AnswerInput): Decision {
   if ("cancelled" in input) return { kind: "cancel" };
   if (input.approved)
-    return input.editedArgs ? { kind: "approve", editedArgs: input.editedArgs } : { kind: "approve" };
+    return {
+      kind: "approve",
+      ...(input.editedArgs ? { editedArgs: input.editedArgs } : {}),
+      ...(input.reason ? { reason: input.reason } : {}),
+    };
   return input.reason ? { kind: "reject", reason: input.reason } : { kind: "reject" };
 }
 

@@ -65,7 +65,12 @@ export type AnswerInput = {
   readonly threadId: string;
   readonly interruptId: string;
 } & (
-  | { readonly approved: true; readonly editedArgs?: Readonly<Record<string, unknown>> }
+  | {
+      readonly approved: true;
+      readonly editedArgs?: Readonly<Record<string, unknown>>;
+      /** Sent where the `responseSchema` declares `reason`; always kept with the entry. */
+      readonly reason?: string;
+    }
   | { readonly approved: false; readonly reason?: string }
   | { readonly cancelled: true }
 );

@@ -54,7 +54,12 @@ export function isFinalState(state: EntryState): boolean {
 
 /** What the person decided. Kept verbatim so a lost or stale answer can be shown and resent. */
 export type Decision =
-  | { readonly kind: "approve"; readonly editedArgs?: Readonly<Record<string, unknown>> }
+  | {
+      readonly kind: "approve";
+      readonly editedArgs?: Readonly<Record<string, unknown>>;
+      /** Why, when the person said: sent where the schema declares `reason`, always kept. */
+      readonly reason?: string;
+    }
   | { readonly kind: "reject"; readonly reason?: string }
   | { readonly kind: "cancel" };
 

@@ -156,3 +156,31 @@ test("buildResumeResolution picks the rules by server generation", () => {
     payload: { target: "prod", approved: true, accepted: true },
   });
 });
+
+test("an approval's reason is sent where the schema declares it, and never over a flat argument", () => {
+  const withReason = {
+    type: "object",
+    properties: { approved: {}, editedArgs: {}, reason: { type: "string" } },
+  };
+  const decision = { kind: "approve", editedArgs: { target: "staging" }, reason: "staging first" } as const;
+  expect(buildContractResolution(decision, withReason)).toEqual({
+    status: "resolved",
+    payload: { approved: true, editedArgs: { target: "staging" }, reason: "staging first" },
+  });
+  // An open schema on a server without the contract gets both decision flags.
+  expect(buildDegradedResolution(decision, withReason)).toEqual({
+    status: "resolved",
+    payload: { approved: true, accepted: true, editedArgs: { target: "staging" }, reason: "staging first" },
+  });
+  // A closed schema without `reason`: the reason stays with the entry, the answer stays valid.
+  const closed = { type: "object", properties: { approved: {} }, additionalProperties: false };
+  expect(buildContractResolution({ kind: "approve", reason: "fine" }, closed)).toEqual({
+    status: "resolved",
+    payload: { approved: true },
+  });
+  // Flat edits: `reason` is the tool's own argument there, and the person's edit of it wins.
+  const flat = { type: "object", properties: { accepted: {}, reason: { type: "string" } } };
+  expect(
+    buildDegradedResolution({ kind: "approve", editedArgs: { reason: "hotfix" }, reason: "comment" }, flat),
+  ).toEqual({ status: "resolved", payload: { reason: "hotfix", approved: true, accepted: true } });
+});

@@ -24,6 +24,7 @@ export function buildContractResolution(decision: Decision, responseSchema?: unk
         payload: {
           approved: true,
           ...(decision.editedArgs === undefined ? {} : { editedArgs: decision.editedArgs }),
+          ...reasonField(decision.reason, responseSchema),
         },
       };
     case "reject":
@@ -90,10 +91,13 @@ export function buildDegradedResolution(decision: Decision, responseSchema: unkn
   switch (decision.kind) {
     case "approve": {
       const flags = decisionFlags(responseSchema, true);
+      const withReason = { ...flags, ...reasonField(decision.reason, responseSchema) };
       const edits = decision.editedArgs;
-      if (edits === undefined) return { status: "resolved", payload: flags };
+      if (edits === undefined) return { status: "resolved", payload: withReason };
       if (declaresEditedArgs(responseSchema))
-        return { status: "resolved", payload: { ...flags, editedArgs: edits } };
+        return { status: "resolved", payload: { ...withReason, editedArgs: edits } };
+      // Flat edits: a `reason` the schema declares is then one of the tool's own
+      // arguments, so the person's comment stays with the entry only.
       if (RESERVED_KEYS.some((key) => Object.hasOwn(edits, key))) {
         throw new OutboxError(
           ErrorKind.invalidAnswer,

@@ -15,6 +15,7 @@ const DecisionSchema = z.discriminatedUnion("kind", [
   z.looseObject({
     kind: z.literal("approve"),
     editedArgs: z.exactOptional(z.record(z.string(), z.unknown())),
+    reason: z.exactOptional(z.string()),
   }),
   z.looseObject({ kind: z.literal("reject"), reason: z.exactOptional(z.string()) }),
   z.looseObject({ kind: z.literal("cancel") }),
