@@ -111,8 +111,21 @@ export default defineConfig({
             { find: /^react-dom(\/.*)?$/, replacement: `${react18}react-dom$1` },
           ],
         },
+        // Its own pre-bundle, with everything the hooks import listed up front: a
+        // dependency discovered mid-run makes Vite re-bundle and reload the page, which
+        // closes the browser connection of a fresh clone's first run.
+        cacheDir: `${repo}node_modules/.vite/browser-react18`,
         optimizeDeps: {
-          include: ["react", "react/jsx-dev-runtime", "react/jsx-runtime", "react-dom", "react-dom/client"],
+          include: [
+            "react",
+            "react/jsx-dev-runtime",
+            "react/jsx-runtime",
+            "react-dom",
+            "react-dom/client",
+            "@testing-library/react",
+            "@tanstack/react-query",
+            "zustand",
+          ],
         },
         test: {
           name: "browser-react18",
