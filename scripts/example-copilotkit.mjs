@@ -5,6 +5,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { ensureDependencies } from "./ensure-deps.mjs";
 import { ensureCopilotKitExample } from "./ensure-example.mjs";
+import { superviseUntilReady } from "./supervise.mjs";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const mockPort = process.env.MOCK_PORT ?? "8787";
@@ -43,34 +44,11 @@ const children = [
   }),
 ];
 
-async function waitFor(url) {
-  for (let attempt = 0; attempt < 120; attempt += 1) {
-    try {
-      if ((await fetch(url)).ok) return true;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  return false;
-}
-
-function stopAll(code) {
-  for (const child of children) child.kill("SIGTERM");
-  process.exit(code);
-}
-
-process.on("SIGINT", () => stopAll(0));
-process.on("SIGTERM", () => stopAll(0));
-for (const child of children) child.on("exit", (code) => stopAll(code ?? 1));
-
-const ready =
-  (await waitFor(`http://127.0.0.1:${examplePort}/`)) &&
-  (await waitFor(`http://127.0.0.1:${mockPort}/agent/capabilities`));
-if (!ready) {
-  console.error("The example did not start; see the output above.");
-  stopAll(1);
-}
+await superviseUntilReady(
+  children,
+  [`http://127.0.0.1:${examplePort}/`, `http://127.0.0.1:${mockPort}/agent/capabilities`],
+  "The example did not start; see the output above.",
+);
 console.log(`\n  CopilotKit example: http://127.0.0.1:${examplePort}/`);
 console.log(`  mock server:        http://127.0.0.1:${mockPort}/ (ledger at /__ledger)`);
 console.log("  Press Ctrl-C to stop.\n");

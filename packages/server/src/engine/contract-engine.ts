@@ -76,6 +76,7 @@ export class ContractEngine {
         code: OutcomeCode.UNAVAILABLE,
         message: "the server is shutting down; retry with the same Idempotency-Key",
       } as AgUiEvent;
+      // The claim is already rolled back; a reader gone with the shutdown re-attaches or retries.
       await attempt.emit(error, { kind: "rollback" }).catch(() => {});
     }
     await Promise.allSettled([...this.#work]);
@@ -277,6 +278,7 @@ export class ContractEngine {
         known && typeof failure.message === "string"
           ? failure.message
           : "the agent failed; retry with the same Idempotency-Key";
+      // Reporting the failure to a reader already gone changes nothing: the claim is rolled back.
       await attempt.emit(runError(code, message), rollback).catch(() => {});
     }
   }
@@ -327,6 +329,7 @@ export class ContractEngine {
   }
 
   #track(attempt: RunAttempt, work: Promise<void>): void {
+    // Each attempt records its own failures in the store (rollback or INDETERMINATE).
     const done = work
       .catch(() => {})
       .finally(() => {

@@ -82,6 +82,7 @@ export async function runResume(run: ResumeRun): Promise<AppliedResume | undefin
       .emit({ type: "RUN_ERROR", code: failure.code, message: failure.message } as AgUiEvent, {
         kind: "rollback",
       })
+      // The rollback is written before the report; a reader gone misses nothing it can use.
       .catch(() => {});
     return undefined;
   }

@@ -342,6 +342,7 @@ export class PostgresStore implements ContractStore {
     this.#watchers.clear();
     const listener = this.#listener;
     this.#listener = undefined;
+    // A listener that never connected has nothing to close.
     if (listener !== undefined) await (await listener.catch(() => undefined))?.end();
     if (this.#ownsPool) await this.#pool.end();
   }
@@ -441,6 +442,7 @@ export class PostgresStore implements ContractStore {
       await client.query("COMMIT");
       return result;
     } catch (error) {
+      // The first error is rethrown below; a failed ROLLBACK ends with the connection anyway.
       await client.query("ROLLBACK").catch(() => {});
       throw error;
     } finally {
