@@ -10,6 +10,13 @@ export {
   type ToolContext,
   type ToolDefinition,
 } from "./engine/agent";
+export {
+  type BackgroundAgent,
+  type BackgroundSubmission,
+  type BackgroundTurn,
+  DeliveryRejected,
+} from "./engine/background-agent";
+export type { BackgroundAnswer } from "./engine/background-engine";
 export { canonicalJson } from "./engine/canonical-json";
 export { ContractEngine, type RunResponse } from "./engine/contract-engine";
 export type { ContractServerOptions } from "./engine/options";
@@ -24,6 +31,7 @@ export {
 export { BodyTooLargeError, readBody } from "./http/read-body";
 export { sendError, sendJson, setCorsHeaders } from "./http/respond";
 export { SseStream, type SseStreamOptions } from "./http/sse-stream";
+export * from "./store/background-records";
 export type { ContractStore } from "./store/contract-store";
 export { createFileStore, type FileStoreOptions } from "./store/file-store";
 export { type MemoryDocument, MemoryStore, type MemoryStoreOptions } from "./store/memory-store";

@@ -2,6 +2,7 @@ import { type AgUiEvent, MetadataKey } from "@agui-outbox/core/protocol";
 import { afterEach, describe, expect, test } from "vitest";
 import type { ContractStore } from "../src/store/contract-store";
 import { type NewOccurrence, OccurrenceState, type StoredToolResult } from "../src/store/records";
+import { backgroundStoreContract } from "./store-background-contract";
 
 /**
  * The one suite every {@link ContractStore} passes: memory, file and Postgres.
@@ -310,5 +311,7 @@ export function describeStoreContract(name: string, open: () => Promise<Contract
         (await store.reserveKey({ key: "k", bodyHash: "b", runId: "r9", threadId: thread })).bodyHash,
       ).toBe("b");
     });
+
+    backgroundStoreContract(fresh);
   });
 }

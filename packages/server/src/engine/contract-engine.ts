@@ -11,18 +11,22 @@ import {
 } from "@agui-outbox/core/protocol";
 import type { ContractStore } from "../store/contract-store";
 import type { NewOccurrence, Settlement } from "../store/records";
+import { type BackgroundAnswer, BackgroundEngine } from "./background-engine";
 import type { ResolvedServerOptions } from "./options";
 import { parseRunInput } from "./parse-run-input";
 import { replayEvents } from "./replay-events";
 import { type ClaimedAnswer, evaluateResume, isOpen } from "./resume-verdict";
 import { LeaseLost, RunAttempt } from "./run-attempt";
 import { type ResumeRun, runResume } from "./run-resume";
+import { parseArgs, type StreamedToolCall, trackToolCall } from "./tool-calls";
 
 /** What the HTTP layer does with a `POST` of a run. */
 export type RunResponse =
   | { readonly kind: "error"; readonly status: number; readonly code: string; readonly message: string }
   /** Stream the run's log from after this seq until its terminal event. */
-  | { readonly kind: "stream"; readonly runId: string; readonly afterSeq: number };
+  | { readonly kind: "stream"; readonly runId: string; readonly afterSeq: number }
+  /** A background start's answer (202 and the first token), or why not. */
+  | { readonly kind: "json"; readonly answer: BackgroundAnswer };
 
 /** How often one resume re-reads and decides again when another writer claimed in between. */
 const CLAIM_ROUNDS = 5;
@@ -43,23 +47,48 @@ export class ContractEngine {
   readonly #store: ContractStore;
   readonly #attempts = new Set<RunAttempt>();
   readonly #work = new Set<Promise<void>>();
+  readonly #background: BackgroundEngine | undefined;
 
   constructor(options: ResolvedServerOptions) {
     this.#options = options;
     this.#store = options.store;
+    this.#background =
+      options.background === undefined ? undefined : new BackgroundEngine(options, options.background);
   }
 
   get options(): ResolvedServerOptions {
     return this.#options;
   }
 
-  async handleRun(raw: Buffer, idempotencyKey: string | undefined): Promise<RunResponse> {
+  /** `pollPath` is where this server answers background polls, as the start tells the client. */
+  async handleRun(
+    raw: Buffer,
+    idempotencyKey: string | undefined,
+    pollPath = "/agent/background/poll",
+  ): Promise<RunResponse> {
     const parsed = parseRunInput(raw, this.#options.randomUUID);
     if (!parsed.ok) return { kind: "error", status: 400, code: parsed.code, message: parsed.message };
     const input = parsed.input;
     if (input.resume !== undefined && input.resume.length > 0)
       return this.#resume(input, raw, idempotencyKey);
+    const background = (input.forwardedProps as { background?: unknown } | undefined)?.background === true;
+    if (background && this.#background !== undefined && input.messages.length > 0) {
+      return { kind: "json", answer: await this.#background.start(input, raw, idempotencyKey, pollPath) };
+    }
     return this.#userTurn(input);
+  }
+
+  /** `POST {base}/background/poll`; 404 when this server runs no background agent. */
+  async pollBackground(raw: Buffer): Promise<BackgroundAnswer> {
+    if (this.#background === undefined) {
+      return {
+        status: 404,
+        body: {
+          error: { code: OutcomeCode.NOT_FOUND_ROUTE, message: "this server runs no background agent" },
+        },
+      };
+    }
+    return this.#background.poll(raw);
   }
 
   /** Takes lapsed claims and orphaned runs, and prunes past the retention windows. */
@@ -247,7 +276,7 @@ export class ContractEngine {
     commit: Settlement | undefined,
   ): Promise<void> {
     const rollback: Settlement | undefined = commit === undefined ? undefined : { kind: "rollback" };
-    const calls = new Map<string, { name: string; args: string }>();
+    const calls = new Map<string, StreamedToolCall>();
     try {
       for await (const event of this.#options.agent(turn)) {
         if (attempt.ended) return;
@@ -287,7 +316,7 @@ export class ContractEngine {
   async #openInterrupts(
     attempt: RunAttempt,
     event: AgUiEvent,
-    calls: ReadonlyMap<string, { name: string; args: string }>,
+    calls: ReadonlyMap<string, StreamedToolCall>,
   ): Promise<AgUiEvent> {
     const outcome = (event as { outcome?: { type?: string; interrupts?: Interrupt[] } }).outcome;
     if (outcome?.type !== "interrupt" || outcome.interrupts === undefined) return event;
@@ -347,27 +376,4 @@ function runError(code: string, message: string, conflict?: ResumeConflict): AgU
       ? { type: "RUN_ERROR", code, message }
       : { type: "RUN_ERROR", code, message, metadata: { [MetadataKey.resume]: conflict } }
   ) as AgUiEvent;
-}
-
-function trackToolCall(calls: Map<string, { name: string; args: string }>, event: AgUiEvent): void {
-  const e = event as { type: string; toolCallId?: string; toolCallName?: string; delta?: string };
-  if (e.toolCallId === undefined) return;
-  if (e.type === "TOOL_CALL_START" && e.toolCallName !== undefined) {
-    calls.set(e.toolCallId, { name: e.toolCallName, args: "" });
-  } else if (e.type === "TOOL_CALL_ARGS" && e.delta !== undefined) {
-    const call = calls.get(e.toolCallId);
-    if (call !== undefined) call.args += e.delta;
-  }
-}
-
-function parseArgs(text: string | undefined): Record<string, unknown> {
-  if (text === undefined || text === "") return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
 }

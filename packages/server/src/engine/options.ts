@@ -1,12 +1,20 @@
 import { randomUUID } from "node:crypto";
 import type { ContractStore } from "../store/contract-store";
 import { type AgentHandler, type ApprovalReader, readApproval, type ToolDefinition } from "./agent";
+import type { BackgroundAgent } from "./background-agent";
 
 export interface ContractServerOptions {
   /** Where claims, results, outcome records and event logs live. */
   readonly store: ContractStore;
   /** The team's agent. */
   readonly agent: AgentHandler;
+  /**
+   * Background runs (`forwardedProps.background: true`, polled with continuation
+   * tokens): their tool calls run through `tools` once each, and a re-poll with
+   * the held token resubmits the stored results. @default none (a background
+   * request runs as an ordinary streamed run)
+   */
+  readonly background?: BackgroundAgent;
   /** Tools that need approval, by the name the agent's tool calls use; each runs at most once per occurrence. */
   readonly tools?: Readonly<Record<string, ToolDefinition>>;
   /** Reads approve/reject and edited arguments from a decision. @default readApproval ({approved|accepted, editedArgs}) */
@@ -35,8 +43,9 @@ export interface ContractServerOptions {
   readonly identity?: { readonly name: string; readonly version?: string };
 }
 
-export type ResolvedServerOptions = Required<Omit<ContractServerOptions, "identity">> & {
+export type ResolvedServerOptions = Required<Omit<ContractServerOptions, "identity" | "background">> & {
   readonly identity: { readonly name: string; readonly version?: string };
+  readonly background: BackgroundAgent | undefined;
 };
 
 export function resolveServerOptions(options: ContractServerOptions): ResolvedServerOptions {
@@ -44,6 +53,7 @@ export function resolveServerOptions(options: ContractServerOptions): ResolvedSe
   return {
     store: options.store,
     agent: options.agent,
+    background: options.background,
     tools: options.tools ?? {},
     readApproval: options.readApproval ?? readApproval,
     instanceId: options.instanceId ?? uuid(),

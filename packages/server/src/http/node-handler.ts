@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   type AgentCapabilities,
+  AgentRoute,
   Header,
   MetadataKey,
   OutcomeCode,
@@ -9,7 +10,9 @@ import {
   type RecoveryCapability,
   type RunStatus,
 } from "@agui-outbox/core/protocol";
+import type { BackgroundAnswer } from "../engine/background-engine";
 import type { ContractEngine } from "../engine/contract-engine";
+import { type BackgroundRunRecord, lastSeqOf } from "../store/background-records";
 import { followRun } from "./follow-run";
 import { BodyTooLargeError, readBody } from "./read-body";
 import { sendError, sendJson, setCorsHeaders } from "./respond";
@@ -43,7 +46,7 @@ function reattachCursor(req: IncomingMessage, url: URL, runId: string): number |
   return Number(after);
 }
 
-export function capabilitiesOf(engine: ContractEngine): AgentCapabilities {
+export function capabilitiesOf(engine: ContractEngine, basePath = "/agent"): AgentCapabilities {
   const options = engine.options;
   const recovery: RecoveryCapability = {
     version: RECOVERY_CONTRACT_VERSION,
@@ -51,6 +54,9 @@ export function capabilitiesOf(engine: ContractEngine): AgentCapabilities {
     eventLogRetentionMs: options.eventLogRetentionMs,
     claimLeaseMs: options.claimLeaseMs,
     keepaliveMs: options.keepaliveMs,
+    ...(options.background === undefined
+      ? {}
+      : { background: { pollPath: `${basePath}${AgentRoute.backgroundPoll}` } }),
   };
   return {
     identity: {
@@ -71,10 +77,29 @@ export function capabilitiesOf(engine: ContractEngine): AgentCapabilities {
   };
 }
 
+function sendAnswer(res: ServerResponse, answer: BackgroundAnswer): void {
+  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+  sendJson(res, answer.status, answer.body);
+}
+
+function backgroundStatus(run: BackgroundRunRecord): RunStatus {
+  const terminal = run.frames.at(-1)?.event;
+  const ended = terminal?.type === "RUN_FINISHED" || terminal?.type === "RUN_ERROR";
+  return {
+    runId: run.runId,
+    threadId: run.threadId,
+    status: !ended ? "running" : terminal.type === "RUN_FINISHED" ? "finished" : "error",
+    lastSeq: lastSeqOf(run),
+    terminal: ended ? { ...terminal } : null,
+    continuationToken: run.token,
+  };
+}
+
 /**
  * The contract's routes on Node's request/response types:
  * `POST {base}` (run or resume), `GET {base}/capabilities`,
- * `GET {base}/runs/:runId` (status), `GET {base}/runs/:runId/events` (re-attach).
+ * `GET {base}/runs/:runId` (status), `GET {base}/runs/:runId/events` (re-attach),
+ * `POST {base}/background/poll` (background runs).
  */
 export function createNodeHandler(engine: ContractEngine, options: NodeHandlerOptions = {}): NodeHandler {
   const base = (options.basePath ?? "/agent").replace(/\/$/, "");
@@ -100,7 +125,8 @@ export function createNodeHandler(engine: ContractEngine, options: NodeHandlerOp
       res.writeHead(204).end();
       return;
     }
-    if (req.method === "POST" && route === "/") {
+    const pollPath = `${base}${AgentRoute.backgroundPoll}`;
+    if (req.method === "POST" && (route === "/" || route === AgentRoute.backgroundPoll)) {
       let raw: Buffer;
       try {
         raw = await readBody(req, engine.options.maxBodyBytes);
@@ -110,20 +136,33 @@ export function createNodeHandler(engine: ContractEngine, options: NodeHandlerOp
         }
         return;
       }
+      if (route === AgentRoute.backgroundPoll) {
+        sendAnswer(res, await engine.pollBackground(raw));
+        return;
+      }
       const key = req.headers[Header.idempotencyKey];
-      const result = await engine.handleRun(raw, typeof key === "string" && key.length > 0 ? key : undefined);
+      const id = typeof key === "string" && key.length > 0 ? key : undefined;
+      const result = await engine.handleRun(raw, id, pollPath);
       if (result.kind === "error") sendError(res, result.status, result.code, result.message);
+      else if (result.kind === "json") sendAnswer(res, result.answer);
       else await stream(res, result.runId, result.afterSeq);
       return;
     }
     if (req.method === "GET" && route === "/capabilities") {
-      sendJson(res, 200, capabilitiesOf(engine));
+      sendJson(res, 200, capabilitiesOf(engine, base));
       return;
     }
     const runMatch = req.method === "GET" ? /^\/runs\/([^/]+)(\/events)?$/.exec(route) : null;
     if (runMatch !== null) {
       const runId = decodeURIComponent(runMatch[1] ?? "");
       const run = await store.run(runId);
+      if (run === undefined && runMatch[2] === undefined) {
+        const background = await store.background(runId);
+        if (background !== undefined) {
+          sendJson(res, 200, backgroundStatus(background));
+          return;
+        }
+      }
       if (run === undefined) {
         sendError(res, 404, OutcomeCode.RUN_NOT_FOUND, `no run ${runId}`);
         return;

@@ -1,4 +1,5 @@
 import type { AgUiEvent } from "@agui-outbox/core/protocol";
+import type { BackgroundRunRecord, NewBackgroundRun } from "./background-records";
 import type {
   ClaimRequest,
   IdempotencyRecord,
@@ -74,7 +75,21 @@ export interface ContractStore {
   /** Calls `wake` after each event appended to the run, by any instance on this store. */
   watch(runId: string, wake: () => void): Promise<() => void>;
 
-  /** Expires event logs past their retention and idempotency records and outcomes past their window. */
+  /** Creates a background run at version 1; false when one with its runId exists. */
+  createBackground(record: NewBackgroundRun): Promise<boolean>;
+  background(runId: string): Promise<BackgroundRunRecord | undefined>;
+  /** The run that handed out this token (current, final or stale). */
+  backgroundByToken(token: string): Promise<BackgroundRunRecord | undefined>;
+  /**
+   * Writes the run whole, only while it is still at `record.version` (the
+   * version read); the stored copy gets `version + 1`. False when another poll
+   * wrote in between. Every token in `record.tokens` finds the run afterwards.
+   */
+  updateBackground(record: BackgroundRunRecord): Promise<boolean>;
+  /** Extends the poll lease, only while `pollId` holds it; the version is left alone. */
+  renewBackgroundPoll(runId: string, pollId: string, leaseMs: number): Promise<void>;
+
+  /** Expires event logs past their retention, and idempotency records, outcomes and ended background runs past their window. */
   prune(windows: RetentionWindows): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { type MemoryDocument, MemoryStore } from "./memory-store";
+import { emptyDocument, type MemoryDocument, MemoryStore } from "./memory-store";
 
 const FORMAT = "agui-outbox-contract-store";
 
@@ -58,5 +58,6 @@ function readDocument(path: string): MemoryDocument | undefined {
       `${path} is not an agui-outbox contract store file (version 1); delete it to start fresh`,
     );
   }
-  return parsed.document;
+  // Files written before background runs were kept have no background tables yet.
+  return { ...emptyDocument(), ...parsed.document };
 }

@@ -1,4 +1,5 @@
 import type { AgUiEvent } from "@agui-outbox/core/protocol";
+import { type BackgroundRunRecord, isBackgroundEnded, type NewBackgroundRun } from "./background-records";
 import type { ContractStore } from "./contract-store";
 import {
   type ClaimRequest,
@@ -30,10 +31,22 @@ export interface MemoryDocument {
   outcomes: Record<string, OutcomeRecord>;
   runs: Record<string, RunRecord>;
   frames: Record<string, StoredFrame[]>;
+  background: Record<string, BackgroundRunRecord>;
+  /** Every token handed out → its run. */
+  backgroundTokens: Record<string, string>;
 }
 
 export function emptyDocument(): MemoryDocument {
-  return { version: 1, occurrences: {}, idempotency: {}, outcomes: {}, runs: {}, frames: {} };
+  return {
+    version: 1,
+    occurrences: {},
+    idempotency: {},
+    outcomes: {},
+    runs: {},
+    frames: {},
+    background: {},
+    backgroundTokens: {},
+  };
 }
 
 export interface MemoryStoreOptions {
@@ -244,8 +257,43 @@ export class MemoryStore implements ContractStore {
     };
   }
 
+  async createBackground(record: NewBackgroundRun): Promise<boolean> {
+    const runs = this.#doc.background;
+    if (runs[record.runId] !== undefined) return false;
+    this.#putBackground({ ...record, version: 1, updatedAt: this.#now() });
+    return true;
+  }
+
+  async background(runId: string): Promise<BackgroundRunRecord | undefined> {
+    return this.#doc.background[runId];
+  }
+
+  async backgroundByToken(token: string): Promise<BackgroundRunRecord | undefined> {
+    const runId = this.#doc.backgroundTokens[token];
+    return runId === undefined ? undefined : this.#doc.background[runId];
+  }
+
+  async updateBackground(record: BackgroundRunRecord): Promise<boolean> {
+    const stored = this.#doc.background[record.runId];
+    if (stored === undefined || stored.version !== record.version) return false;
+    this.#putBackground({ ...record, version: record.version + 1, updatedAt: this.#now() });
+    return true;
+  }
+
+  async renewBackgroundPoll(runId: string, pollId: string, leaseMs: number): Promise<void> {
+    const stored = this.#doc.background[runId];
+    if (stored?.poll?.pollId !== pollId) return;
+    this.#doc.background[runId] = { ...stored, poll: { pollId, leaseUntil: this.#now() + leaseMs } };
+    this.#changed();
+  }
+
   async prune(windows: RetentionWindows): Promise<void> {
     const now = this.#now();
+    for (const run of Object.values(this.#doc.background)) {
+      if (!isBackgroundEnded(run) || run.updatedAt + windows.idempotencyWindowMs > now) continue;
+      delete this.#doc.background[run.runId];
+      for (const token of Object.keys(run.tokens)) delete this.#doc.backgroundTokens[token];
+    }
     for (const run of Object.values(this.#doc.runs)) {
       if (run.terminal === null) continue;
       if (run.updatedAt + windows.idempotencyWindowMs <= now) {
@@ -311,6 +359,13 @@ export class MemoryStore implements ContractStore {
       if (row === undefined || row.claim?.runId !== run.runId) continue;
       this.#put({ ...row, state: final.state, claim: null, outcomeKey: settle.key });
     }
+  }
+
+  #putBackground(record: BackgroundRunRecord): void {
+    this.#doc.background[record.runId] = record;
+    const tokens = this.#doc.backgroundTokens;
+    for (const token of Object.keys(record.tokens)) tokens[token] = record.runId;
+    this.#changed();
   }
 
   #put(row: OccurrenceRow): void {

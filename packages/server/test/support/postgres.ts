@@ -64,7 +64,8 @@ export async function startPostgres(): Promise<TestPostgres> {
   };
   const data = join(dir, "data");
   run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
-  const port = await freePort();
+  // POSTGRES_PORT pins the port (a machine where ports are handed out); otherwise any free one.
+  const port = process.env.POSTGRES_PORT ? Number(process.env.POSTGRES_PORT) : await freePort();
   // fsync off: a test database need not survive a power cut, and the machine is shared.
   const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
   run("pg_ctl", ["-D", data, "-o", serverOptions, "-l", join(dir, "log"), "-w", "-t", "60", "start"]);

@@ -66,6 +66,24 @@ export const MIGRATIONS: readonly { readonly version: number; readonly sql: (s: 
       );
     `,
   },
+  {
+    version: 2,
+    sql: (s) => `
+      CREATE TABLE ${s}.background_runs (
+        run_id text PRIMARY KEY,
+        thread_id text NOT NULL,
+        record jsonb NOT NULL,
+        ended boolean NOT NULL,
+        updated_at bigint NOT NULL,
+        version integer NOT NULL
+      );
+      CREATE INDEX background_runs_ended ON ${s}.background_runs (updated_at) WHERE ended;
+      CREATE TABLE ${s}.background_tokens (
+        token text PRIMARY KEY,
+        run_id text NOT NULL REFERENCES ${s}.background_runs (run_id) ON DELETE CASCADE
+      );
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

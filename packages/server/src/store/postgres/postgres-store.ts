@@ -1,5 +1,6 @@
 import { type AgUiEvent, MetadataKey } from "@agui-outbox/core/protocol";
 import { Client, type ClientConfig, Pool, type PoolClient } from "pg";
+import type { BackgroundRunRecord, NewBackgroundRun } from "../background-records";
 import type { ContractStore } from "../contract-store";
 import {
   type ClaimRequest,
@@ -18,6 +19,7 @@ import {
   type SweepResult,
 } from "../records";
 import { ORPHANED_RUN_ERROR } from "../release-claim";
+import { BackgroundQueries } from "./background-queries";
 import { migrate, NOW_MS, quoteIdent } from "./migrations";
 import { type OccurrenceRow, occurrenceFromRow, type RunRow, runFromRow } from "./rows";
 
@@ -61,6 +63,7 @@ export class PostgresStore implements ContractStore {
   readonly #sweepBatch: number;
   readonly #clientConfig: ClientConfig;
   readonly #watchers = new Map<string, Set<() => void>>();
+  readonly #background: BackgroundQueries;
   #listener: Promise<Client> | undefined;
   #closed = false;
 
@@ -70,6 +73,7 @@ export class PostgresStore implements ContractStore {
     this.#schema = options.schema ?? "agui_outbox";
     this.#s = quoteIdent(this.#schema);
     this.#channel = `${this.#schema}_events`;
+    this.#background = new BackgroundQueries(pool, this.#s);
     this.#sweepBatch = options.sweepBatch ?? 100;
     this.#clientConfig = clientConfig;
   }
@@ -313,7 +317,28 @@ export class PostgresStore implements ContractStore {
     };
   }
 
+  createBackground(record: NewBackgroundRun): Promise<boolean> {
+    return this.#background.create(record);
+  }
+
+  background(runId: string): Promise<BackgroundRunRecord | undefined> {
+    return this.#background.byRunId(runId);
+  }
+
+  backgroundByToken(token: string): Promise<BackgroundRunRecord | undefined> {
+    return this.#background.byToken(token);
+  }
+
+  updateBackground(record: BackgroundRunRecord): Promise<boolean> {
+    return this.#background.update(record);
+  }
+
+  renewBackgroundPoll(runId: string, pollId: string, leaseMs: number): Promise<void> {
+    return this.#background.renewPoll(runId, pollId, leaseMs);
+  }
+
   async prune(windows: RetentionWindows): Promise<void> {
+    await this.#background.prune(windows.idempotencyWindowMs);
     const s = this.#s;
     const idem = windows.idempotencyWindowMs;
     await this.#transaction(async (client) => {

@@ -1,0 +1,456 @@
+import { createHash } from "node:crypto";
+import {
+  type AgUiEvent,
+  BackgroundPollRequestSchema,
+  type BackgroundResponse,
+  type BackgroundStart,
+  type Message,
+  MetadataKey,
+  OutcomeCode,
+  type RunAgentInput,
+} from "@agui-outbox/core/protocol";
+import {
+  type BackgroundCall,
+  BackgroundCallState,
+  type BackgroundRunRecord,
+  lastSeqOf,
+} from "../store/background-records";
+import type { StoredFrame, StoredToolResult } from "../store/records";
+import { stampCursor } from "../store/release-claim";
+import { type BackgroundAgent, DeliveryRejected } from "./background-agent";
+import type { ResolvedServerOptions } from "./options";
+import { assistantMessageOf, toolCallsOf } from "./tool-calls";
+
+/** A JSON answer for the HTTP layer. */
+export interface BackgroundAnswer {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+function error(status: number, code: string, message: string): BackgroundAnswer {
+  return { status, body: { error: { code, message } } };
+}
+
+/** Retryable: the held token stays current. */
+function transient(message: string): BackgroundAnswer {
+  return { ...error(503, OutcomeCode.UNAVAILABLE, message), headers: { "retry-after": "1" } };
+}
+
+/** Another poll wrote the run while this one ran: it has the run now. */
+class PollLost extends Error {}
+
+const CUT_OFF = "was cut off mid-execution; it may or may not have run, so it is not run again";
+
+/**
+ * Background runs over the store, so any replica can take the next poll:
+ *
+ *   start ─▶ token₀ ─poll─▶ model response (stored) ─▶ each tool: EXECUTING ─▶ result stored ─▶ submit ─▶ token₁ ─poll─▶ … ─▶ no tool call: RUN_FINISHED
+ *                              submit throws → token₀ stays current; its re-poll submits the stored results again
+ *                              found EXECUTING with no result (the poll died) → RUN_ERROR BACKGROUND_TOOL_RESULT_INDETERMINATE
+ *
+ * A poll holds a lease on the run (renewed while it works); every write names
+ * the version it read, so a poll whose lease lapsed and was taken over can
+ * never overwrite the poll that took over.
+ */
+export class BackgroundEngine {
+  readonly #options: ResolvedServerOptions;
+  readonly #agent: BackgroundAgent;
+
+  constructor(options: ResolvedServerOptions, agent: BackgroundAgent) {
+    this.#options = options;
+    this.#agent = agent;
+  }
+
+  /**
+   * Starts a run and answers 202 with its first token. A repeat under the same
+   * `Idempotency-Key` (a retry after a lost answer) gets the run the first one
+   * started, never a second run; another body under the key gets 422.
+   */
+  async start(
+    input: RunAgentInput,
+    raw: Buffer,
+    key: string | undefined,
+    pollPath: string,
+  ): Promise<BackgroundAnswer> {
+    const store = this.#options.store;
+    const { runId, threadId } = input;
+    if (key !== undefined) {
+      const bodyHash = createHash("sha256").update(raw).digest("hex");
+      const record = await store.reserveKey({ key, bodyHash, runId, threadId });
+      if (record.bodyHash !== bodyHash) {
+        return error(
+          422,
+          OutcomeCode.IDEMPOTENCY_KEY_REUSED,
+          "this Idempotency-Key was used with a different body; a new start needs a new key",
+        );
+      }
+      const started = await store.background(record.runId);
+      if (started !== undefined) return { status: 202, body: responseOf(started, 0) };
+    }
+    if ((await store.run(runId)) !== undefined) return runIdUsed();
+    const token = this.#newToken();
+    const start: BackgroundStart = { continuationToken: token, pollPath };
+    const first: StoredFrame = {
+      seq: 1,
+      event: stampCursor(
+        { type: "RUN_STARTED", threadId, runId, metadata: { [MetadataKey.background]: start } } as AgUiEvent,
+        runId,
+        1,
+      ),
+    };
+    const created = await store.createBackground({
+      runId,
+      threadId,
+      status: "queued",
+      step: 0,
+      token,
+      finalToken: null,
+      tokens: { [token]: 1 },
+      input,
+      calls: null,
+      frames: [first],
+      poll: null,
+      error: null,
+    });
+    if (!created) {
+      // Two starts under one key raced: the one that created the run answers for both.
+      const winner = await store.background(runId);
+      return winner === undefined || key === undefined
+        ? runIdUsed()
+        : { status: 202, body: responseOf(winner, 0) };
+    }
+    const run = await store.background(runId);
+    return { status: 202, body: run === undefined ? null : responseOf(run, 0) };
+  }
+
+  /** `POST {base}/background/poll`: advances the run one step, or says why not. */
+  async poll(raw: Buffer): Promise<BackgroundAnswer> {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.toString("utf8"));
+    } catch {
+      return error(400, OutcomeCode.INVALID_JSON, "the request body is not valid JSON");
+    }
+    const parsed = BackgroundPollRequestSchema.safeParse(json);
+    if (!parsed.success) {
+      return error(400, OutcomeCode.INVALID_REQUEST, "the body must be {continuationToken: string}");
+    }
+    const token = parsed.data.continuationToken;
+    const store = this.#options.store;
+    const found = await store.backgroundByToken(token);
+    if (found === undefined) {
+      return error(
+        404,
+        OutcomeCode.BACKGROUND_TOKEN_UNKNOWN,
+        "no background run holds this continuation token",
+      );
+    }
+    const afterSeq = found.tokens[token] ?? 0;
+    if (token !== found.token) {
+      // The poll that ended the run may be repeated: its answer does not change.
+      if (token === found.finalToken) return { status: 200, body: responseOf(found, afterSeq) };
+      return error(
+        409,
+        OutcomeCode.BACKGROUND_TOKEN_STALE,
+        "this continuation token was already advanced; poll with the newest one",
+      );
+    }
+    const now = await store.now();
+    if (found.poll !== null && found.poll.leaseUntil > now) return pollInProgress();
+    const pollId = this.#options.randomUUID();
+    let run: BackgroundRunRecord = {
+      ...found,
+      status: "in_progress",
+      poll: { pollId, leaseUntil: now + this.#options.claimLeaseMs },
+    };
+    if (!(await store.updateBackground(run))) return pollInProgress();
+    run = { ...run, version: run.version + 1 };
+
+    const abort = new AbortController();
+    const renewal = setInterval(
+      () => {
+        // A failed renewal lets the lease run down, as a dead poll's would.
+        store.renewBackgroundPoll(found.runId, pollId, this.#options.claimLeaseMs).catch(() => {});
+      },
+      Math.max(10, Math.floor(this.#options.claimLeaseMs / 3)),
+    );
+    renewal.unref?.();
+    const write = async (next: BackgroundRunRecord): Promise<BackgroundRunRecord> => {
+      // The renewals moved the stored lease on; a write carries it on from now rather than back.
+      const renewed =
+        next.poll === null
+          ? next
+          : { ...next, poll: { pollId, leaseUntil: (await store.now()) + this.#options.claimLeaseMs } };
+      if (!(await store.updateBackground(renewed))) throw new PollLost();
+      return { ...renewed, version: renewed.version + 1 };
+    };
+    try {
+      const step = await this.#advance(run, token, write, abort.signal);
+      if (step.kind === "transient") {
+        await write({ ...step.run, poll: null });
+        return transient(step.message);
+      }
+      return { status: 200, body: responseOf(step.run, afterSeq) };
+    } catch (caught) {
+      if (caught instanceof PollLost) return pollInProgress();
+      throw caught;
+    } finally {
+      clearInterval(renewal);
+      abort.abort();
+    }
+  }
+
+  async #advance(
+    start: BackgroundRunRecord,
+    polledToken: string,
+    write: (next: BackgroundRunRecord) => Promise<BackgroundRunRecord>,
+    signal: AbortSignal,
+  ): Promise<
+    | { readonly kind: "advanced"; readonly run: BackgroundRunRecord }
+    | { readonly kind: "transient"; readonly run: BackgroundRunRecord; readonly message: string }
+  > {
+    let run = start;
+    const { tools } = this.#options;
+    if (run.calls === null) {
+      // The model's response for this step; stored only once it is whole.
+      const events: AgUiEvent[] = [];
+      try {
+        for await (const event of this.#agent.respond({ input: run.input, step: run.step, signal })) {
+          if (event.type === "RUN_STARTED" || event.type === "RUN_FINISHED") continue;
+          if (event.type === "RUN_ERROR") throw new Error("the model response ended in RUN_ERROR");
+          events.push(event);
+        }
+      } catch {
+        return { kind: "transient", run, message: "the model call failed; poll again with the same token" };
+      }
+      const calls: BackgroundCall[] = toolCallsOf(events).map((call) => ({
+        ...call,
+        state: BackgroundCallState.requested,
+        result: null,
+      }));
+      const assistant = assistantMessageOf(events, this.#options.randomUUID);
+      run = {
+        ...run,
+        frames: appendFrames(run, events),
+        calls,
+        input:
+          assistant === undefined
+            ? run.input
+            : { ...run.input, messages: [...run.input.messages, assistant] },
+      };
+      if (calls.length === 0) {
+        return { kind: "advanced", run: await write(finish(run, polledToken, finished(run))) };
+      }
+      run = await write(run);
+    }
+
+    const calls = run.calls ?? [];
+    for (const [index, call] of calls.entries()) {
+      if (call.state === BackgroundCallState.executed) continue;
+      if (call.state !== BackgroundCallState.requested) {
+        // A poll died while this call ran and left no result: it may or may not have happened.
+        const cut = replaceCall(run, index, { ...call, state: BackgroundCallState.indeterminate });
+        return {
+          kind: "advanced",
+          run: await write(
+            fail(
+              cut,
+              polledToken,
+              OutcomeCode.BACKGROUND_TOOL_RESULT_INDETERMINATE,
+              `tool call ${call.toolCallId} ${CUT_OFF}`,
+            ),
+          ),
+        };
+      }
+      const tool = tools[call.toolName];
+      if (tool === undefined) {
+        return {
+          kind: "advanced",
+          run: await write(
+            fail(
+              run,
+              polledToken,
+              OutcomeCode.TOOL_UNAVAILABLE,
+              `the tool ${call.toolName} is not registered`,
+            ),
+          ),
+        };
+      }
+      // EXECUTING is written before the body runs: a poll that finds it with no result never runs it again.
+      run = await write(replaceCall(run, index, { ...call, state: BackgroundCallState.executing }));
+      let value: unknown;
+      try {
+        value = await tool.execute(call.args, {
+          threadId: run.threadId,
+          interruptId: call.toolCallId,
+          toolCallId: call.toolCallId,
+          idempotencyKey: `${run.runId}:${call.toolCallId}`,
+          signal,
+        });
+      } catch {
+        const cut = replaceCall(run, index, { ...call, state: BackgroundCallState.indeterminate });
+        return {
+          kind: "advanced",
+          run: await write(
+            fail(
+              cut,
+              polledToken,
+              OutcomeCode.BACKGROUND_TOOL_RESULT_INDETERMINATE,
+              `tool call ${call.toolCallId} failed mid-run; ${CUT_OFF}`,
+            ),
+          ),
+        };
+      }
+      const result: StoredToolResult = {
+        toolCallId: call.toolCallId,
+        messageId: this.#options.randomUUID(),
+        content: typeof value === "string" ? value : JSON.stringify(value ?? null),
+        args: call.args,
+      };
+      const stored = replaceCall(run, index, { ...call, state: BackgroundCallState.executed, result });
+      run = await write({
+        ...stored,
+        frames: appendFrames(stored, [
+          {
+            type: "TOOL_CALL_RESULT",
+            messageId: result.messageId,
+            toolCallId: result.toolCallId,
+            content: result.content,
+            role: "tool",
+          } as AgUiEvent,
+        ]),
+      });
+    }
+
+    // Submit the stored results (again, after a failed submission: never re-executed).
+    const results = (run.calls ?? []).flatMap((call) => (call.result === null ? [] : [call.result]));
+    try {
+      await this.#agent.submit?.({
+        runId: run.runId,
+        threadId: run.threadId,
+        step: run.step,
+        results,
+        signal,
+      });
+    } catch (caught) {
+      if (caught instanceof DeliveryRejected) {
+        return {
+          kind: "advanced",
+          run: await write(
+            fail(
+              run,
+              polledToken,
+              OutcomeCode.BACKGROUND_TOOL_DELIVERY_REJECTED,
+              `the tool outputs were refused for good after the tools ran: ${caught.message}`,
+            ),
+          ),
+        };
+      }
+      return {
+        kind: "transient",
+        run,
+        message:
+          "submitting the tool outputs failed after the tools ran; poll again with the same continuation token",
+      };
+    }
+    const toolMessages: Message[] = results.map(
+      (result) =>
+        ({
+          id: result.messageId,
+          role: "tool",
+          toolCallId: result.toolCallId,
+          content: result.content,
+        }) as Message,
+    );
+    const next = this.#newToken();
+    return {
+      kind: "advanced",
+      run: await write({
+        ...run,
+        step: run.step + 1,
+        calls: null,
+        token: next,
+        tokens: { ...run.tokens, [next]: lastSeqOf(run) },
+        input: { ...run.input, messages: [...run.input.messages, ...toolMessages] },
+        poll: null,
+      }),
+    };
+  }
+
+  #newToken(): string {
+    return `bgt_${this.#options.randomUUID()}`;
+  }
+}
+
+function runIdUsed(): BackgroundAnswer {
+  return error(409, OutcomeCode.INVALID_REQUEST, "this runId is already used; a new run needs a new runId");
+}
+
+function pollInProgress(): BackgroundAnswer {
+  return error(409, OutcomeCode.BACKGROUND_POLL_IN_PROGRESS, "another poll of this run is in progress");
+}
+
+function appendFrames(run: BackgroundRunRecord, events: readonly AgUiEvent[]): StoredFrame[] {
+  let seq = lastSeqOf(run);
+  const added = events.map((event) => {
+    seq += 1;
+    return { seq, event: stampCursor(event, run.runId, seq) };
+  });
+  return [...run.frames, ...added];
+}
+
+function replaceCall(run: BackgroundRunRecord, index: number, call: BackgroundCall): BackgroundRunRecord {
+  const calls = [...(run.calls ?? [])];
+  calls[index] = call;
+  return { ...run, calls };
+}
+
+function finished(run: BackgroundRunRecord): AgUiEvent {
+  return {
+    type: "RUN_FINISHED",
+    threadId: run.threadId,
+    runId: run.runId,
+    outcome: { type: "success" },
+  } as AgUiEvent;
+}
+
+function finish(run: BackgroundRunRecord, polledToken: string, terminal: AgUiEvent): BackgroundRunRecord {
+  return {
+    ...run,
+    status: "completed",
+    token: null,
+    finalToken: polledToken,
+    poll: null,
+    frames: appendFrames(run, [terminal]),
+  };
+}
+
+function fail(
+  run: BackgroundRunRecord,
+  polledToken: string,
+  code: string,
+  message: string,
+): BackgroundRunRecord {
+  return {
+    ...run,
+    status: "failed",
+    token: null,
+    finalToken: polledToken,
+    poll: null,
+    error: { code, message },
+    frames: appendFrames(run, [{ type: "RUN_ERROR", code, message } as AgUiEvent]),
+  };
+}
+
+export function responseOf(run: BackgroundRunRecord, afterSeq: number): BackgroundResponse {
+  return {
+    runId: run.runId,
+    threadId: run.threadId,
+    status: run.status,
+    continuationToken: run.token,
+    events: run.frames.filter((frame) => frame.seq > afterSeq).map((frame) => ({ ...frame.event })),
+    lastSeq: lastSeqOf(run),
+    error: run.error,
+  };
+}
