@@ -9,13 +9,21 @@ import { readInteropTable } from "../../mock-server/test/interop/interop-table";
 import { SseReader } from "../../mock-server/test/support/sse-reader";
 import { PostgresStore } from "../src/store/postgres";
 import { describeContractSuite } from "./contract-suite";
-import { ContractClient, resumeBody, userTurn } from "./support/contract-client";
+import {
+  ContractClient,
+  type JsonAnswer,
+  pollBackground,
+  readJson,
+  resumeBody,
+  userTurn,
+} from "./support/contract-client";
 import { postgresUnavailable, startPostgres, type TestPostgres } from "./support/postgres";
 import { type ArmedFault, armFaults, createFaultTable } from "./support/postgres-faults";
 import { createLedgerTable, postgresLedger } from "./support/postgres-ledger";
 import { ReplicaSet } from "./support/replica-set";
 import { type RoundRobinProxy, startRoundRobinProxy } from "./support/round-robin-proxy";
 import type { Ledger } from "./support/scripted-agent";
+import { backgroundStart } from "./support/scripted-background";
 
 const unavailable = postgresUnavailable();
 // `npm test` already said why; run alone, the file says it.
@@ -208,5 +216,65 @@ describe.skipIf(unavailable !== undefined)("three replicas on one Postgres", () 
     expect(result?.messageId).toBe(stored.rows[0]?.result?.messageId);
     expect(await ledger.entries(threadId)).toHaveLength(1);
     await replicas.restart("replica-3");
+  });
+
+  async function startBackground(replica: string, words: string) {
+    const threadId = `thread-${randomUUID()}`;
+    const runId = `bg-${randomUUID()}`;
+    const started = await readJson(await direct(replica).post(backgroundStart(threadId, runId, words)));
+    expect(started.status).toBe(202);
+    return { threadId, runId, token: String(started.body.continuationToken) };
+  }
+
+  /** Re-polls with the held token, as a client does, while another poll's lease still holds the run. */
+  async function repollUntilTaken(url: string, token: string): Promise<JsonAnswer> {
+    for (let attempt = 0; attempt < 60; attempt += 1) {
+      const answer = await pollBackground(url, token);
+      if (answer.body.error?.code !== OutcomeCode.BACKGROUND_POLL_IN_PROGRESS && answer.status !== 503)
+        return answer;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    throw new Error("the run stayed held by another poll");
+  }
+
+  test("a background re-poll on another replica resubmits the stored result: the tool ran once", async () => {
+    const { threadId, runId, token } = await startBackground("replica-1", "deploy prod");
+    await armFaults(pool, SCHEMA, [{ threadId, point: "background-submit", action: "status" }]);
+    const failed = await pollBackground(replicas.byId("replica-2").url, token);
+    expect(failed.status).toBe(503);
+    expect(await ledger.entries(threadId)).toHaveLength(1);
+    const stored = await pool.query<{ message_id: string }>(
+      `SELECT record -> 'calls' -> 0 -> 'result' ->> 'messageId' AS message_id
+       FROM ${SCHEMA}.background_runs WHERE run_id = $1`,
+      [runId],
+    );
+    expect(stored.rows[0]?.message_id).toBeTruthy();
+
+    const again = await pollBackground(replicas.byId("replica-3").url, token);
+    expect(again.status).toBe(200);
+    expect(again.body.continuationToken).not.toBe(token);
+    const result = again.body.events?.find((event) => event.type === "TOOL_CALL_RESULT");
+    expect(result?.messageId).toBe(stored.rows[0]?.message_id);
+    const last = await pollBackground(proxy.url, String(again.body.continuationToken));
+    expect(last.body).toMatchObject({ status: "completed", continuationToken: null });
+    expect(await ledger.entries(threadId)).toHaveLength(1);
+  });
+
+  test("SIGKILL of the replica polling mid-tool: the re-poll on another replica is INDETERMINATE, never a second run", async () => {
+    const { threadId, token } = await startBackground("replica-1", "deploy prod [slow-tool]");
+    const polling = pollBackground(replicas.byId("replica-2").url, token).catch(() => undefined);
+    await until(
+      async () => ((await ledger.entries(threadId)).length > 0 ? true : undefined),
+      "the tool to start",
+    );
+    await replicas.kill("replica-2");
+    await polling;
+    const retried = await repollUntilTaken(replicas.byId("replica-1").url, token);
+    expect(retried.body).toMatchObject({
+      status: "failed",
+      error: { code: OutcomeCode.BACKGROUND_TOOL_RESULT_INDETERMINATE },
+    });
+    expect(await ledger.entries(threadId)).toHaveLength(1);
+    await replicas.restart("replica-2");
   });
 });

@@ -90,3 +90,31 @@ export function resumeBody(
     resume: [{ interruptId, status, payload, metadata: { "x-idempotency-key": key } }],
   };
 }
+
+/** The status and JSON body of a background start or poll. */
+export interface JsonAnswer {
+  readonly status: number;
+  /** A `BackgroundResponse`, or an error body (only `error` set). */
+  readonly body: {
+    readonly runId?: string;
+    readonly status?: string;
+    readonly continuationToken?: string | null;
+    readonly events?: readonly { readonly type: string; readonly [field: string]: unknown }[];
+    readonly lastSeq?: number;
+    readonly error?: { readonly code: string; readonly message: string } | null;
+  };
+}
+
+export async function readJson(response: Response): Promise<JsonAnswer> {
+  return { status: response.status, body: await response.json() };
+}
+
+/** `POST {url}/agent/background/poll` with a continuation token. */
+export async function pollBackground(url: string, token: string): Promise<JsonAnswer> {
+  const response = await fetch(`${url.replace(/\/$/, "")}/agent/background/poll`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ continuationToken: token }),
+  });
+  return readJson(response);
+}

@@ -8,6 +8,7 @@ import { PostgresStore } from "../../src/store/postgres";
 import { postgresFaults } from "./postgres-faults";
 import { postgresLedger } from "./postgres-ledger";
 import { scriptedDeployAgent } from "./scripted-agent";
+import { scriptedBackgroundAgent } from "./scripted-background";
 
 const env = (name: string, fallback?: string): string => {
   const value = process.env[name] ?? fallback;
@@ -18,15 +19,17 @@ const env = (name: string, fallback?: string): string => {
 const schema = env("REPLICA_SCHEMA", "agui_outbox");
 const pool = new Pool({ connectionString: env("DATABASE_URL"), max: 10 });
 const store = await PostgresStore.open({ pool, schema });
+const faults = postgresFaults(pool, schema);
 const { agent, tools } = scriptedDeployAgent(
   postgresLedger(pool, schema),
   { holdMs: Number(env("REPLICA_HOLD_MS", "20000")) },
-  postgresFaults(pool, schema),
+  faults,
 );
 const server = createContractServer({
   store,
   agent,
   tools,
+  background: scriptedBackgroundAgent(faults),
   instanceId: env("REPLICA_ID"),
   claimLeaseMs: Number(env("REPLICA_LEASE_MS", "3000")),
   sweepIntervalMs: Number(env("REPLICA_SWEEP_MS", "250")),
