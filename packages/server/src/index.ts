@@ -23,6 +23,14 @@ export type { ContractServerOptions } from "./engine/options";
 export { type ParsedRunInput, parseRunInput } from "./engine/parse-run-input";
 export { type ReplaySource, replayEvents } from "./engine/replay-events";
 export {
+  type ClaimedAnswer,
+  evaluateResume,
+  isOpen,
+  type ResumeContext,
+  type ResumeVerdict,
+  sameDecision,
+} from "./engine/resume-verdict";
+export {
   capabilitiesOf,
   createNodeHandler,
   type NodeHandler,

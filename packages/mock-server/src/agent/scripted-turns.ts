@@ -1,5 +1,5 @@
 import type { AgUiEvent, Interrupt, Message, RunAgentInput } from "@agui-outbox/core/protocol";
-import { isOpen } from "../engine/resume-verdict";
+import { isOpen } from "@agui-outbox/server";
 import {
   type MockState,
   type Occurrence,

@@ -9,7 +9,7 @@ import {
   type RunAgentInput,
   type RunStatus,
 } from "@agui-outbox/core/protocol";
-import { parseRunInput, replayEvents } from "@agui-outbox/server";
+import { isOpen, parseRunInput, replayEvents } from "@agui-outbox/server";
 import { AfEngine, type AfFlavour, type AfSink } from "../af/af-engine";
 import {
   DEPLOY_CANCELLED_TEXT,
@@ -35,7 +35,6 @@ import { injectedStatusError } from "../chaos/injected-status";
 import { MockMode, type ResolvedOptions } from "../options";
 import { type Attempt, RunHub } from "../runs/run-hub";
 import {
-  type Decision,
   emptyState,
   type LedgerEntry,
   type MockState,
@@ -46,7 +45,7 @@ import {
   upgradeState,
 } from "../state/mock-state";
 import type { MockStore } from "../store/mock-store";
-import { evaluateResume, isOpen, settleLapsedClaim } from "./resume-verdict";
+import { decideResume, type MockClaimedAnswer, settleLapsedClaim } from "./resume-view";
 import { RunFailure, ServerGone } from "./run-failure";
 
 /** `GET /__occurrences`: one approval occurrence, without the answer's content. */
@@ -102,11 +101,6 @@ export interface MockEngineDeps {
   readonly faults: FaultQueue;
   /** Tears the instance down abruptly; the engine has already stopped writing. */
   readonly crash: (point: string) => void;
-}
-
-interface ClaimedAnswer {
-  readonly occurrence: Occurrence;
-  readonly decision: Decision;
 }
 
 /**
@@ -452,7 +446,7 @@ export class MockEngine {
     }
 
     const attempt = this.#hub.begin(runId, threadId, key);
-    const verdict = evaluateResume({
+    const verdict = decideResume({
       state: this.#state,
       threadId,
       entries,
@@ -515,7 +509,11 @@ export class MockEngine {
     return this.#stream(runId, attempt.startSeq, threadId);
   }
 
-  async #continueResume(attempt: Attempt, claims: readonly ClaimedAnswer[], epoch: number): Promise<void> {
+  async #continueResume(
+    attempt: Attempt,
+    claims: readonly MockClaimedAnswer[],
+    epoch: number,
+  ): Promise<void> {
     const { runId, threadId } = attempt;
     const alive = () => !this.#dead && this.#epoch === epoch;
     const emit = (event: AgUiEvent) => {
@@ -690,7 +688,7 @@ export class MockEngine {
     this.#hub.append(attempt, event as AgUiEvent);
   }
 
-  #renewLeases(runId: string, claims: readonly ClaimedAnswer[]): void {
+  #renewLeases(runId: string, claims: readonly MockClaimedAnswer[]): void {
     const leaseUntil = this.#now() + this.#options.claimLeaseMs;
     for (const { occurrence } of claims) {
       if (occurrence.claim?.runId === runId) occurrence.claim.leaseUntil = leaseUntil;

@@ -70,7 +70,7 @@ function recorded(interruptId: string, decision: Decision): RecordedDecision {
 }
 
 /** An unanswered interrupt the thread is waiting on. */
-export function isOpen(occurrence: Occurrence, now: number): boolean {
+export function isOpen(occurrence: Pick<Occurrence, "state" | "result" | "expiresAt">, now: number): boolean {
   if (occurrence.state !== OccurrenceState.pending) return false;
   return occurrence.result !== null || occurrence.expiresAt > now;
 }
