@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { OutcomeCode } from "@agui-outbox/core/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { SseReader } from "../../mock-server/test/support/sse-reader";
 import {
   BackgroundCallState,
   type BackgroundRunRecord,
@@ -179,5 +180,18 @@ describe("background runs on the library", () => {
       status: "finished",
       continuationToken: null,
     });
+  });
+
+  test("a background run's log re-attaches after a cursor: every later event once, in order", async () => {
+    const { runId, token } = await start("deploy prod");
+    const polled = await pollBackground(url, token);
+    const lastSeq = Number(polled.body.lastSeq);
+    const tail = new SseReader(await client.attach(runId, `${runId}:1`));
+    await tail.done;
+    expect(tail.frames.map((frame) => frame.id)).toEqual(
+      Array.from({ length: lastSeq - 1 }, (_, index) => `${runId}:${index + 2}`),
+    );
+    expect(tail.types).toContain("TOOL_CALL_RESULT");
+    expect((await client.attach(runId, "other-run:1")).status).toBe(400);
   });
 });

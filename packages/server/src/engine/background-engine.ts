@@ -285,7 +285,8 @@ export class BackgroundEngine {
           threadId: run.threadId,
           interruptId: call.toolCallId,
           toolCallId: call.toolCallId,
-          idempotencyKey: `${run.runId}:${call.toolCallId}`,
+          // The occurrence is (response, call id, position): a model may reuse a call id in a later step.
+          idempotencyKey: `${run.runId}/${run.step}:${call.toolCallId}:${index}`,
           signal,
         });
       } catch {

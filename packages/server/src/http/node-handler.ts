@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   type AgentCapabilities,
   AgentRoute,
+  formatEventId,
   Header,
   MetadataKey,
   OutcomeCode,
@@ -156,12 +157,24 @@ export function createNodeHandler(engine: ContractEngine, options: NodeHandlerOp
     if (runMatch !== null) {
       const runId = decodeURIComponent(runMatch[1] ?? "");
       const run = await store.run(runId);
-      if (run === undefined && runMatch[2] === undefined) {
-        const background = await store.background(runId);
-        if (background !== undefined) {
+      const background = run === undefined ? await store.background(runId) : undefined;
+      if (background !== undefined) {
+        if (runMatch[2] === undefined) {
           sendJson(res, 200, backgroundStatus(background));
           return;
         }
+        const afterSeq = reattachCursor(req, url, runId);
+        if (typeof afterSeq === "string") {
+          sendError(res, 400, OutcomeCode.INVALID_REQUEST, afterSeq);
+          return;
+        }
+        // A background run's log grows only inside polls: what is stored is all there is until the next one.
+        const sse = new SseStream(res, { keepaliveMs });
+        for (const frame of background.frames) {
+          if (frame.seq > afterSeq) sse.writeFrame(formatEventId({ runId, seq: frame.seq }), frame.event);
+        }
+        sse.end();
+        return;
       }
       if (run === undefined) {
         sendError(res, 404, OutcomeCode.RUN_NOT_FOUND, `no run ${runId}`);

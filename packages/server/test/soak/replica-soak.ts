@@ -8,18 +8,28 @@
 //   - applied + approved ⇒ exactly one execution; rejected ⇒ none; never two (INDETERMINATE: 0 or 1);
 //   - a reused result is the one first stored (same message id);
 //   - every stream's cursors are gap-free.
+// A quarter of the runs are background runs polled with continuation tokens, their submissions
+// failing now and then: they end completed or failed, their tool ran at most once, and a
+// completed deploy ran it exactly once.
 //   SOAK_RUNS=200 SOAK_SEED=7 SOAK_PARALLEL=4 npm run soak:replicas
 import { randomUUID } from "node:crypto";
 import { OutcomeCode } from "@agui-outbox/core/protocol";
 import { Pool } from "pg";
 import { SseReader } from "../../../mock-server/test/support/sse-reader";
 import { PostgresStore } from "../../src/store/postgres";
-import { ContractClient, resumeBody } from "../support/contract-client";
+import {
+  ContractClient,
+  type JsonAnswer,
+  pollBackground,
+  readJson,
+  resumeBody,
+} from "../support/contract-client";
 import { postgresUnavailable, startPostgres } from "../support/postgres";
-import { createFaultTable } from "../support/postgres-faults";
+import { armFaults, createFaultTable } from "../support/postgres-faults";
 import { createLedgerTable, postgresLedger } from "../support/postgres-ledger";
 import { ReplicaSet } from "../support/replica-set";
 import { startRoundRobinProxy } from "../support/round-robin-proxy";
+import { backgroundStart } from "../support/scripted-background";
 
 const RUNS = Number(process.env.SOAK_RUNS ?? 50);
 const SEED = Number(process.env.SOAK_SEED ?? 1);
@@ -101,8 +111,68 @@ try {
     return tail;
   }
 
+  /**
+   * A background run polled the way a durable client does: the held token again after any
+   * failure, and the run's status for the current token when the held one was advanced by a
+   * poll whose answer was lost.
+   */
+  async function backgroundRun(threadId: string): Promise<void> {
+    const flags = pick(["", "", "[slow-tool:400]", "[tool-throws]"]);
+    const runId = `bg-${randomUUID()}`;
+    const key = randomUUID();
+    if (random() < 0.3)
+      await armFaults(pool, SCHEMA, [{ threadId, point: "background-submit", action: "status" }]);
+    let token = "";
+    for (let tries = 0; tries < 40 && token === ""; tries += 1) {
+      const started = await client
+        .post(backgroundStart(threadId, runId, `deploy prod ${flags}`), key)
+        .then(readJson)
+        .catch(() => undefined);
+      if (started?.status === 202) token = String(started.body.continuationToken);
+      else await sleep(100 + tries * 50);
+    }
+    if (token === "") {
+      violations.push(`${threadId}: the background run never started`);
+      return;
+    }
+    const resultIds = new Set<string>();
+    let ending: string | undefined;
+    for (let tries = 0; tries < 80 && ending === undefined; tries += 1) {
+      const polled: JsonAnswer | undefined = await pollBackground(proxy.url, token).catch(() => undefined);
+      for (const event of polled?.body.events ?? []) {
+        if (event.type === "TOOL_CALL_RESULT") resultIds.add(String(event.messageId));
+      }
+      if (polled?.status === 200) {
+        if (polled.body.status === "completed") ending = "completed";
+        else if (polled.body.status === "failed") ending = String(polled.body.error?.code);
+        else token = String(polled.body.continuationToken);
+        continue;
+      }
+      if (polled?.body.error?.code === OutcomeCode.BACKGROUND_TOKEN_STALE) {
+        const status = await client
+          .status(runId)
+          .then(
+            (response) => response.json() as Promise<{ continuationToken: string | null; terminal: unknown }>,
+          )
+          .catch(() => undefined);
+        if (status?.continuationToken) token = status.continuationToken;
+        else if (status?.terminal) ending = "ended (read from its status)";
+        continue;
+      }
+      await sleep(random() * Math.min(1_000, 50 * 2 ** Math.min(tries, 5)));
+    }
+    verdicts.set(`background ${ending ?? "none"}`, (verdicts.get(`background ${ending ?? "none"}`) ?? 0) + 1);
+    const ran = (await ledger.entries(threadId)).length;
+    if (ending === undefined) violations.push(`${threadId}: the background run never ended (a dead end)`);
+    if (ran > 1) violations.push(`${threadId}: the background tool ran ${ran} times`);
+    if (ending === "completed" && ran !== 1)
+      violations.push(`${threadId}: completed, but the tool ran ${ran} times`);
+    if (resultIds.size > 1) violations.push(`${threadId}: ${resultIds.size} different background results`);
+  }
+
   async function soakRun(index: number): Promise<void> {
     const threadId = `soak-${SEED}-${index}`;
+    if (random() < 0.25) return backgroundRun(threadId);
     const flags = pick(["", "", "[fail-model-once]", "[tool-throws]", "[slow-tool:400]", "[slow-model:400]"]);
     const asked = await (async () => {
       for (let tries = 0; tries < 40; tries += 1) {
