@@ -16,7 +16,7 @@ export {
   type BackgroundTurn,
   DeliveryRejected,
 } from "./engine/background-agent";
-export type { BackgroundAnswer } from "./engine/background-engine";
+export { type BackgroundAnswer, parsePollRequest } from "./engine/background-engine";
 export { canonicalJson } from "./engine/canonical-json";
 export { ContractEngine, type RunResponse } from "./engine/contract-engine";
 export type { ContractServerOptions } from "./engine/options";

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import {
   type AgUiEvent,
-  BackgroundPollRequestSchema,
   type BackgroundResponse,
   type BackgroundStart,
   MetadataKey,
   OutcomeCode,
   type RunAgentInput,
 } from "@agui-outbox/core/protocol";
+import { parsePollRequest } from "@agui-outbox/server";
 import {
   asksToDeploy,
   DEPLOY_TOOL,
@@ -165,17 +165,9 @@ export class BackgroundEngine {
   }
 
   async poll(raw: Buffer): Promise<BackgroundAnswer> {
-    let json: unknown;
-    try {
-      json = JSON.parse(raw.toString("utf8"));
-    } catch {
-      return error(400, OutcomeCode.INVALID_JSON, "the request body is not valid JSON");
-    }
-    const parsed = BackgroundPollRequestSchema.safeParse(json);
-    if (!parsed.success) {
-      return error(400, OutcomeCode.INVALID_REQUEST, "the body must be {continuationToken: string}");
-    }
-    const token = parsed.data.continuationToken;
+    const parsed = parsePollRequest(raw);
+    if (!parsed.ok) return error(400, parsed.code, parsed.message);
+    const token = parsed.token;
     const state = this.#deps.state();
     const tokenRecord = state.backgroundTokens[token];
     const run = tokenRecord === undefined ? undefined : state.background[tokenRecord.runId];

@@ -41,6 +41,7 @@ function transient(message: string): BackgroundAnswer {
 class PollLost extends Error {}
 
 const CUT_OFF = "was cut off mid-execution; it may or may not have run, so it is not run again";
+const FAILED_MID_RUN = "failed mid-run; whether it took effect is unknown, so it is not run again";
 
 /**
  * Background runs over the store, so any replica can take the next poll:
@@ -126,17 +127,9 @@ export class BackgroundEngine {
 
   /** `POST {base}/background/poll`: advances the run one step, or says why not. */
   async poll(raw: Buffer): Promise<BackgroundAnswer> {
-    let json: unknown;
-    try {
-      json = JSON.parse(raw.toString("utf8"));
-    } catch {
-      return error(400, OutcomeCode.INVALID_JSON, "the request body is not valid JSON");
-    }
-    const parsed = BackgroundPollRequestSchema.safeParse(json);
-    if (!parsed.success) {
-      return error(400, OutcomeCode.INVALID_REQUEST, "the body must be {continuationToken: string}");
-    }
-    const token = parsed.data.continuationToken;
+    const parsed = parsePollRequest(raw);
+    if (!parsed.ok) return error(400, parsed.code, parsed.message);
+    const token = parsed.token;
     const store = this.#options.store;
     const found = await store.backgroundByToken(token);
     if (found === undefined) {
@@ -250,18 +243,7 @@ export class BackgroundEngine {
       if (call.state === BackgroundCallState.executed) continue;
       if (call.state !== BackgroundCallState.requested) {
         // A poll died while this call ran and left no result: it may or may not have happened.
-        const cut = replaceCall(run, index, { ...call, state: BackgroundCallState.indeterminate });
-        return {
-          kind: "advanced",
-          run: await write(
-            fail(
-              cut,
-              polledToken,
-              OutcomeCode.BACKGROUND_TOOL_RESULT_INDETERMINATE,
-              `tool call ${call.toolCallId} ${CUT_OFF}`,
-            ),
-          ),
-        };
+        return { kind: "advanced", run: await write(cutOff(run, index, polledToken, CUT_OFF)) };
       }
       const tool = tools[call.toolName];
       if (tool === undefined) {
@@ -290,18 +272,7 @@ export class BackgroundEngine {
           signal,
         });
       } catch {
-        const cut = replaceCall(run, index, { ...call, state: BackgroundCallState.indeterminate });
-        return {
-          kind: "advanced",
-          run: await write(
-            fail(
-              cut,
-              polledToken,
-              OutcomeCode.BACKGROUND_TOOL_RESULT_INDETERMINATE,
-              `tool call ${call.toolCallId} failed mid-run; ${CUT_OFF}`,
-            ),
-          ),
-        };
+        return { kind: "advanced", run: await write(cutOff(run, index, polledToken, FAILED_MID_RUN)) };
       }
       const result: StoredToolResult = {
         toolCallId: call.toolCallId,
@@ -384,6 +355,29 @@ export class BackgroundEngine {
   }
 }
 
+/** The token of a poll's body, or why the body is not a poll (both answer 400). */
+export function parsePollRequest(
+  raw: Buffer,
+):
+  | { readonly ok: true; readonly token: string }
+  | { readonly ok: false; readonly code: string; readonly message: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString("utf8"));
+  } catch {
+    return { ok: false, code: OutcomeCode.INVALID_JSON, message: "the request body is not valid JSON" };
+  }
+  const parsed = BackgroundPollRequestSchema.safeParse(json);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      code: OutcomeCode.INVALID_REQUEST,
+      message: "the body must be {continuationToken: string}",
+    };
+  }
+  return { ok: true, token: parsed.data.continuationToken };
+}
+
 function runIdUsed(): BackgroundAnswer {
   return error(409, OutcomeCode.INVALID_REQUEST, "this runId is already used; a new run needs a new runId");
 }
@@ -405,6 +399,24 @@ function replaceCall(run: BackgroundRunRecord, index: number, call: BackgroundCa
   const calls = [...(run.calls ?? [])];
   calls[index] = call;
   return { ...run, calls };
+}
+
+/** The call at `index` may or may not have taken effect: INDETERMINATE, and the run fails saying so. */
+function cutOff(
+  run: BackgroundRunRecord,
+  index: number,
+  polledToken: string,
+  why: string,
+): BackgroundRunRecord {
+  const call = run.calls?.[index];
+  if (call === undefined) throw new Error(`no call at ${index} in ${run.runId}`);
+  const cut = replaceCall(run, index, { ...call, state: BackgroundCallState.indeterminate });
+  return fail(
+    cut,
+    polledToken,
+    OutcomeCode.BACKGROUND_TOOL_RESULT_INDETERMINATE,
+    `tool call ${call.toolCallId} ${why}`,
+  );
 }
 
 function finished(run: BackgroundRunRecord): AgUiEvent {

@@ -19,9 +19,7 @@ export class BackgroundQueries {
 
   async create(record: NewBackgroundRun): Promise<boolean> {
     const s = this.#s;
-    const client = await this.#pool.connect();
-    try {
-      await client.query("BEGIN");
+    return this.#transaction(async (client) => {
       const inserted = await client.query(
         `INSERT INTO ${s}.background_runs (run_id, thread_id, record, ended, updated_at, version)
          VALUES ($1, $2, jsonb_set($3::jsonb, '{updatedAt}', to_jsonb(${NOW_MS})) || '{"version": 1}'::jsonb,
@@ -34,19 +32,10 @@ export class BackgroundQueries {
           isBackgroundEnded(record),
         ],
       );
-      if (inserted.rowCount !== 1) {
-        await client.query("ROLLBACK");
-        return false;
-      }
+      if (inserted.rowCount !== 1) return false;
       await this.#insertTokens(client, record);
-      await client.query("COMMIT");
       return true;
-    } catch (error) {
-      await client.query("ROLLBACK");
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async byRunId(runId: string): Promise<BackgroundRunRecord | undefined> {
@@ -69,9 +58,7 @@ export class BackgroundQueries {
 
   async update(record: BackgroundRunRecord): Promise<boolean> {
     const s = this.#s;
-    const client = await this.#pool.connect();
-    try {
-      await client.query("BEGIN");
+    return this.#transaction(async (client) => {
       const next = { ...record, version: record.version + 1 };
       const updated = await client.query(
         `UPDATE ${s}.background_runs
@@ -80,19 +67,10 @@ export class BackgroundQueries {
          WHERE run_id = $1 AND version = $4`,
         [record.runId, JSON.stringify(next), isBackgroundEnded(record), record.version],
       );
-      if (updated.rowCount !== 1) {
-        await client.query("ROLLBACK");
-        return false;
-      }
+      if (updated.rowCount !== 1) return false;
       await this.#insertTokens(client, record);
-      await client.query("COMMIT");
       return true;
-    } catch (error) {
-      await client.query("ROLLBACK");
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async renewPoll(runId: string, pollId: string, leaseMs: number): Promise<void> {
@@ -110,6 +88,22 @@ export class BackgroundQueries {
       `DELETE FROM ${this.#s}.background_runs WHERE ended AND updated_at + $1 <= ${NOW_MS}`,
       [idempotencyWindowMs],
     );
+  }
+
+  /** Runs `work` in one transaction; `false` from it (a write refused) rolls back, as does a throw. */
+  async #transaction(work: (client: PoolClient) => Promise<boolean>): Promise<boolean> {
+    const client = await this.#pool.connect();
+    try {
+      await client.query("BEGIN");
+      const done = await work(client);
+      await client.query(done ? "COMMIT" : "ROLLBACK");
+      return done;
+    } catch (error) {
+      await client.query("ROLLBACK");
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   async #insertTokens(
