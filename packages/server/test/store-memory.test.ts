@@ -34,6 +34,29 @@ test("the file store reads back what it wrote: a restarted process keeps its cla
   expect(JSON.parse(readFileSync(path, "utf8")).format).toBe("agui-outbox-contract-store");
 });
 
+test("a file written before background runs were kept opens, and keeps background runs from then on", async () => {
+  const path = tempFile();
+  const older = { version: 1, occurrences: {}, idempotency: {}, outcomes: {}, runs: {}, frames: {} };
+  writeFileSync(path, JSON.stringify({ format: "agui-outbox-contract-store", document: older }));
+  const store = createFileStore({ path });
+  const run = {
+    runId: "bg-1",
+    threadId: "t",
+    status: "queued" as const,
+    step: 0,
+    token: "tok-1",
+    finalToken: null,
+    tokens: { "tok-1": 1 },
+    input: { threadId: "t", runId: "bg-1", messages: [], tools: [], context: [] } as never,
+    calls: null,
+    frames: [],
+    poll: null,
+    error: null,
+  };
+  expect(await store.createBackground(run)).toBe(true);
+  expect((await createFileStore({ path }).backgroundByToken("tok-1"))?.runId).toBe("bg-1");
+});
+
 test("a file that is not a contract store is refused with a clear error, not replaced", () => {
   const path = tempFile();
   writeFileSync(path, JSON.stringify({ hello: "world" }));
