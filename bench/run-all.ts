@@ -97,7 +97,7 @@ function report(ran: readonly Ran[], startedAt: Date, totalSeconds: number): str
       .filter((row) => row !== ""),
   );
   return [
-    `## Run at ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC (commit ${commit()})`,
+    `## Run at ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC (commit ${commitAtStart})`,
     "",
     `Node ${process.version}, ${availableParallelism()} cores; total ${totalSeconds.toFixed(1)} s. ` +
       "Load is the 1/5/15-minute load average before and after each benchmark.",
@@ -117,6 +117,7 @@ function report(ran: readonly Ran[], startedAt: Date, totalSeconds: number): str
 }
 
 const startedAt = new Date();
+const commitAtStart = commit();
 console.log(
   `agui-outbox benchmarks — Node ${process.version}, ${availableParallelism()} cores, ${startedAt.toISOString()}, load ${load()}`,
 );
