@@ -19,6 +19,11 @@ export interface DrainRequest {
   readonly prepareConcurrency: number;
 }
 
+export interface CloneRequest {
+  readonly from: string;
+  readonly to: string;
+}
+
 export interface DrainSample {
   readonly ms: number;
 }
@@ -71,6 +76,85 @@ async function prepare(request: DrainRequest): Promise<CapturedRequest[]> {
   return captured;
 }
 
+function done<T>(request: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+function committed(transaction: IDBTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    transaction.oncomplete = () => resolve();
+    transaction.onerror = () => reject(transaction.error);
+    transaction.onabort = () => reject(transaction.error);
+  });
+}
+
+/**
+ * Not timed: copies database `from` (schema, version and every record) into a fresh
+ * database `to`, in one transaction. The drain builds its queue once, through the
+ * client, and each sample starts from an exact copy of it; returns the records copied.
+ */
+async function cloneDatabase(request: CloneRequest): Promise<number> {
+  const source = await done(indexedDB.open(request.from));
+  const names = [...source.objectStoreNames];
+  const read = source.transaction(names, "readonly");
+  const stores = await Promise.all(
+    names.map(async (name) => {
+      const store = read.objectStore(name);
+      const [keys, values] = await Promise.all([done(store.getAllKeys()), done(store.getAll())]);
+      return {
+        name,
+        keyPath: store.keyPath,
+        autoIncrement: store.autoIncrement,
+        indexes: [...store.indexNames].map((indexName) => {
+          const index = store.index(indexName);
+          return {
+            name: indexName,
+            keyPath: index.keyPath,
+            unique: index.unique,
+            multiEntry: index.multiEntry,
+          };
+        }),
+        keys,
+        values,
+      };
+    }),
+  );
+  const version = source.version;
+  source.close();
+  await done(indexedDB.deleteDatabase(request.to));
+  const opening = indexedDB.open(request.to, version);
+  opening.onupgradeneeded = () => {
+    for (const store of stores) {
+      const created = opening.result.createObjectStore(store.name, {
+        keyPath: store.keyPath,
+        autoIncrement: store.autoIncrement,
+      });
+      for (const index of store.indexes) {
+        created.createIndex(index.name, index.keyPath, {
+          unique: index.unique,
+          multiEntry: index.multiEntry,
+        });
+      }
+    }
+  };
+  const target = await done(opening);
+  const write = target.transaction(names, "readwrite", { durability: "strict" });
+  let copied = 0;
+  for (const store of stores) {
+    const into = write.objectStore(store.name);
+    store.values.forEach((value, index) => {
+      into.put(value, store.keyPath === null ? store.keys[index] : undefined);
+      copied += 1;
+    });
+  }
+  await committed(write);
+  target.close();
+  return copied;
+}
+
 /** Runs `work` and returns its duration (the heap is sampled from outside, over CDP). */
 async function measure(work: () => Promise<void>): Promise<DrainSample> {
   const started = performance.now();
@@ -118,4 +202,4 @@ function baseline(requests: readonly CapturedRequest[]): Promise<DrainSample> {
   });
 }
 
-Object.assign(globalThis, { benchDrain: { prepare, ours, baseline }, benchReady: true });
+Object.assign(globalThis, { benchDrain: { prepare, cloneDatabase, ours, baseline }, benchReady: true });

@@ -5,4 +5,5 @@ export type { MockServer } from "./mock-server";
 export { startMockServer } from "./mock-server";
 export type { CrashInfo, MockClock, MockServerOptions, StoreConfig } from "./options";
 export { isMockMode, MockMode } from "./options";
-export type { LedgerEntry } from "./state/mock-state";
+export type { LedgerEntry, MockState } from "./state/mock-state";
+export type { MockStore } from "./store/mock-store";

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { MockStore } from "./store/mock-store";
 
 /**
  * Server behaviours the mock can emulate. `fixed` implements the recovery
@@ -19,7 +20,11 @@ export function isMockMode(value: unknown): value is MockMode {
 }
 
 /** Where the server keeps threads, claims, idempotency records, run logs and the ledger. */
-export type StoreConfig = { readonly kind: "memory" } | { readonly kind: "file"; readonly path: string };
+export type StoreConfig =
+  | { readonly kind: "memory" }
+  | { readonly kind: "file"; readonly path: string }
+  /** A store the caller owns (benchmarks keep a snapshot of the state to start again from it). */
+  | { readonly kind: "custom"; readonly store: MockStore };
 
 export interface MockClock {
   /** Milliseconds since the epoch. */

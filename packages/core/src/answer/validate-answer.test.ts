@@ -49,3 +49,24 @@ test("the error names where the answer is wrong but never what the person typed"
   expect(error.message).not.toContain(secret);
   expect(error.message).not.toContain("42");
 });
+
+test("copies of one schema share a validator, and a schema that differs is checked by its own rules", () => {
+  const strict = (maxLength: number) => ({
+    type: "object",
+    properties: { target: { type: "string", maxLength } },
+    required: ["target"],
+  });
+  // Two interrupts of one tool each carry their own copy of the same schema.
+  expect(checkAnswer({ target: "prod" }, strict(10))).toEqual({ valid: true });
+  expect(checkAnswer({ target: "prod" }, strict(10))).toEqual({ valid: true });
+  // One character of difference in the text is another schema.
+  expect(checkAnswer({ target: "prod" }, strict(3))).toMatchObject({
+    valid: false,
+    violations: [{ path: "/target", keyword: "maxLength" }],
+  });
+  // More distinct schemas than are kept by text: every one still applies its own rules.
+  for (let length = 4; length < 80; length += 1) {
+    expect(checkAnswer({ target: "x".repeat(length) }, strict(length)).valid).toBe(true);
+    expect(checkAnswer({ target: "x".repeat(length + 1) }, strict(length)).valid).toBe(false);
+  }
+});

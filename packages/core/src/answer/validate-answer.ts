@@ -11,17 +11,38 @@ export {
 } from "./answer-validator";
 
 // Validators are compiled once per schema object: a card that validates as the
-// person types would otherwise rebuild one per keystroke.
+// person types would otherwise rebuild one per keystroke. And once per schema text:
+// every interrupt of a tool carries its own copy of the same schema (parsed from its
+// event), and compiling that copy again cost several times the check itself.
 const validators = new WeakMap<object, Validator>();
+const byText = new Map<string, Validator>();
+/** Distinct schemas kept by text; the oldest goes first. */
+const MAX_SCHEMA_TEXTS = 32;
+
+function textOf(schema: Readonly<Record<string, unknown>>): string | undefined {
+  try {
+    return JSON.stringify(schema);
+  } catch {
+    // Not JSON (a cycle, a BigInt): compiled on its own, never shared.
+    return undefined;
+  }
+}
 
 function validatorFor(schema: Readonly<Record<string, unknown>>): Validator {
-  let validator = validators.get(schema);
+  const known = validators.get(schema);
+  if (known) return known;
+  const text = textOf(schema);
+  let validator = text === undefined ? undefined : byText.get(text);
   if (!validator) {
     // @cfworker/json-schema interprets the schema instead of compiling it to code,
     // so it runs under a Content-Security-Policy without 'unsafe-eval'.
     validator = new Validator(schema, "2020-12", false);
-    validators.set(schema, validator);
+    if (text !== undefined) {
+      if (byText.size >= MAX_SCHEMA_TEXTS) byText.delete(byText.keys().next().value as string);
+      byText.set(text, validator);
+    }
   }
+  validators.set(schema, validator);
   return validator;
 }
 

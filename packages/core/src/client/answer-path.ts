@@ -68,26 +68,28 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
     // a question only the other kind's shape fits means the server is not what
     // we took it for (it changed under the page). Then the kind is read again
     // and the body waits for it.
-    const order: readonly ServerKind[] =
-      options.serverKind() === "contract" ? ["contract", "degraded"] : ["degraded", "contract"];
-    const shaped = order.map((serverKind) =>
-      buildResumeResolution(decision, { serverKind, responseSchema: interrupt.responseSchema }),
-    );
+    // Both shapes are built (building one may refuse the answer), but the other
+    // kind's is checked only when the first does not fit: an answer that fits pays
+    // for one validation, not two.
+    const inForce: ServerKind = options.serverKind() === "contract" ? "contract" : "degraded";
+    const other: ServerKind = inForce === "contract" ? "degraded" : "contract";
+    const shape = (serverKind: ServerKind) =>
+      buildResumeResolution(decision, { serverKind, responseSchema: interrupt.responseSchema });
+    const resolution = shape(inForce);
+    const otherShape = shape(other);
     // The validator is a chunk of its own, loaded only for a question with a schema.
     const checkAnswer = interrupt.responseSchema ? await loadAnswerValidator() : undefined;
-    const checks = shaped.map((one) =>
+    const check = (one: typeof resolution) =>
       one.status === "resolved" && checkAnswer
         ? checkAnswer(one.payload, interrupt.responseSchema)
-        : undefined,
-    );
-    const fits = checks.map((check) => check === undefined || check.valid);
-    if (!fits[0] && !fits[1]) {
-      const first = checks[0];
-      throw new InvalidAnswerError(first && !first.valid ? first.violations : []);
+        : undefined;
+    const first = check(resolution);
+    if (first !== undefined && !first.valid) {
+      const second = check(otherShape);
+      if (second !== undefined && !second.valid) throw new InvalidAnswerError(first.violations);
+      if (options.kindKnown()) options.contradicted(SCHEMA_FITS_OTHER_KIND);
     }
-    if (!fits[0] && options.kindKnown()) options.contradicted(SCHEMA_FITS_OTHER_KIND);
     const kindKnown = options.kindKnown();
-    const resolution = shaped[0] ?? buildResumeResolution(decision, { serverKind: "contract" });
     // A run that asked several questions is answered in one resume: this answer
     // is held until the last of them is answered.
     const siblings = pending.map((candidate) => candidate.id).sort();
