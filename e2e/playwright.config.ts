@@ -42,6 +42,38 @@ const peerServers = afPeerUnavailable
         timeout: 60_000,
       },
     ];
+// The real LangGraph server (e2e/peers/langgraph) behind a fourth preview of the demo,
+// skipped with the reason where its Python environment could not be installed.
+export const langGraphPeerPort = Number(process.env.E2E_LANGGRAPH_PORT ?? mockPort + 4);
+export const langGraphDemoPort = Number(process.env.E2E_LANGGRAPH_DEMO_PORT ?? demoPort + 4);
+const langGraphSpec = "peers/langgraph.spec.ts";
+const langGraphPython = `${repo}e2e/peers/langgraph/.venv/bin/python`;
+export const langGraphPeerUnavailable =
+  process.env.LANGGRAPH_PEER_UNAVAILABLE ??
+  (existsSync(langGraphPython)
+    ? undefined
+    : "LangGraph peer not installed: run e2e/peers/langgraph/setup.sh");
+const langGraphServers = langGraphPeerUnavailable
+  ? []
+  : [
+      {
+        command: `${langGraphPython} ${repo}e2e/peers/langgraph/app.py`,
+        url: `http://127.0.0.1:${langGraphPeerPort}/__mode`,
+        env: {
+          PORT: String(langGraphPeerPort),
+          PEER_LEDGER: `${repo}.test-output/langgraph-peer/ledger.jsonl`,
+        },
+        reuseExistingServer: false,
+        timeout: 60_000,
+      },
+      {
+        command: `${repo}node_modules/.bin/vite preview --config ${repo}vite.config.ts`,
+        url: `http://127.0.0.1:${langGraphDemoPort}/`,
+        env: { DEMO_PORT: String(langGraphDemoPort), MOCK_PORT: String(langGraphPeerPort) },
+        reuseExistingServer: false,
+        timeout: 60_000,
+      },
+    ];
 
 export default defineConfig({
   testDir: ".",
@@ -61,7 +93,7 @@ export default defineConfig({
     {
       name: "chromium",
       // copilotkit/: the CopilotKit example's specs, run by e2e/copilotkit.config.ts.
-      testIgnore: [expirySpec, peerSpec, "copilotkit/**"],
+      testIgnore: [expirySpec, peerSpec, langGraphSpec, "copilotkit/**"],
       use: { browserName: "chromium" },
       metadata: { mockUrl: `http://127.0.0.1:${mockPort}` },
     },
@@ -75,6 +107,11 @@ export default defineConfig({
       name: "agent-framework",
       testMatch: peerSpec,
       use: { browserName: "chromium", baseURL: `http://127.0.0.1:${afDemoPort}` },
+    },
+    {
+      name: "langgraph",
+      testMatch: langGraphSpec,
+      use: { browserName: "chromium", baseURL: `http://127.0.0.1:${langGraphDemoPort}` },
     },
   ],
   webServer: [
@@ -117,5 +154,6 @@ export default defineConfig({
       timeout: 60_000,
     },
     ...peerServers,
+    ...langGraphServers,
   ],
 });

@@ -62,6 +62,13 @@ const CASES: readonly RowCase[] = [
     expected: { kind: "elsewhere", recordedDecisions: [], error: null },
   },
   {
+    row: "degraded-finished-decline-ran",
+    server: "degraded",
+    signal: { type: "run-finished", replayed: false, toolEvidence: "ran" },
+    context: { acked: true, decision: "reject" },
+    expected: { kind: "elsewhere", recordedDecisions: [], error: null },
+  },
+  {
     row: "degraded-finished-without-result",
     server: "degraded",
     signal: { type: "run-finished", replayed: false, toolEvidence: "may_have_run" },
@@ -862,6 +869,11 @@ test("an open question with nothing run is sent once more, then lost: a resend a
     kind: "lost",
     rule: "hydrated-approve-no-tool-result",
   });
+  // RUN_STARTED arrived for this very send: the server took the answer and may still be running it.
+  expect(classifyOutcome(stillOpen, context("degraded", { acked: true }))).toMatchObject({
+    kind: "lost",
+    rule: "hydrated-approve-no-tool-result",
+  });
 });
 
 test("degraded: NOT_FOUND after RUN_STARTED in the same attempt is not a stale card", () => {
@@ -892,4 +904,14 @@ test("a signal of a type no row knows (a newer transport) becomes needs_user, ne
   const verdict = classifyOutcome(bogus, context("contract"));
   expect(verdict).toMatchObject({ kind: "needs_user", rule: UNMATCHED_RULE, hydrate: false });
   expect(verdict.error?.message).toContain("telepathy");
+});
+
+test('degraded: a rejection whose RUN_STARTED arrived, the question still open → lost, never "not taken"', () => {
+  const stillOpen: DeliverySignal = { type: "hydrated", toolEvidence: "none", interruptStillOpen: true };
+  const notAcked = classifyOutcome(stillOpen, context("degraded", { decision: "reject" }));
+  const acked = classifyOutcome(stillOpen, context("degraded", { decision: "reject", acked: true }));
+  expect(notAcked).toMatchObject({ kind: "lost", rule: "hydrated-decline-still-open" });
+  expect(notAcked.reason).toMatch(/did not take the answer/);
+  expect(acked).toMatchObject({ kind: "lost", rule: "hydrated-decline-still-open" });
+  expect(acked.reason).toMatch(/took the answer, but cannot tell yet/);
 });

@@ -173,6 +173,19 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     decide: (s) => ({ kind: "lost", reason: s.toolEvidence === "not_run" ? NOT_RUN : LOST, error: null }),
   }),
   row({
+    id: "degraded-finished-decline-ran",
+    servers: DEGRADED,
+    verdict: "elsewhere",
+    on: ["run-finished"],
+    when: (s, c) => c.decision !== "approve" && !s.replayed && s.toolEvidence === "ran",
+    decide: () => ({
+      kind: "elsewhere",
+      recordedDecisions: [],
+      reason: "The question was answered differently elsewhere: it was approved, and the action ran.",
+      error: null,
+    }),
+  }),
+  row({
     id: "run-finished",
     servers: BOTH,
     verdict: "applied",
@@ -614,10 +627,13 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     on: ["hydrated"],
     // On a contract server an open question is the occurrence still PENDING: nothing
     // claimed it. Agent Framework 1.0.1 shows a consumed question as open while
-    // every resend is NOT_FOUND, so there only a never-sent answer is retried.
+    // every resend is NOT_FOUND, so there only a never-sent answer is retried. Nor one
+    // whose RUN_STARTED arrived: the server took it, and ag-ui-langgraph 0.0.47 keeps
+    // the run going after the stream drops, its thread showing the question open until
+    // the tool's step commits; a resend then can run the tool twice.
     when: (s, c) =>
       c.decision === "approve" &&
-      (c.serverKind === "contract" || !c.sentBefore) &&
+      (c.serverKind === "contract" || (!c.sentBefore && !c.acked)) &&
       s.interruptStillOpen &&
       (s.toolEvidence === "none" || s.toolEvidence === "not_run"),
     decide: () => ({
@@ -699,9 +715,14 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
       c.decision !== "approve" &&
       (s.toolEvidence === "none" || s.toolEvidence === "not_run") &&
       s.interruptStillOpen,
-    decide: () => ({
+    // After RUN_STARTED on a server without the contract the server took the answer,
+    // and the open question may only be a thread read before the run moved on.
+    decide: (_s, c) => ({
       kind: "lost",
-      reason: "The server did not take the answer and the question is still open. Your answer is kept.",
+      reason:
+        c.serverKind === "degraded" && c.acked
+          ? "The server took the answer, but cannot tell yet whether it took effect. Your answer is kept; check the result before answering again."
+          : "The server did not take the answer and the question is still open. Your answer is kept.",
       error: null,
     }),
   }),

@@ -31,6 +31,12 @@ const PROSE: Readonly<Record<string, RowProse>> = {
       'A finished run is not evidence that the tool ran: Agent Framework 1.0.1 finishes with "Error: Function failed." when the tool is unavailable, and nothing ran.',
     decision: "Lost, the answer kept: the marker cannot say whether the body started, so never applied.",
   },
+  "degraded-finished-decline-ran": {
+    signal:
+      "RUN_FINISHED after our rejection or cancel, the streamed thread showing the tool's own result (no contract)",
+    description:
+      "An approval resolved the call first and the tool ran: ag-ui-langgraph 0.0.47 answers a resume on a thread with no open interrupt with a plain RUN_FINISHED, whatever it says.",
+  },
   "run-finished": {
     signal: "RUN_FINISHED after our resume, or with x-resume.replayed",
     description: "The run that carried the answer finished, or the server replayed the recorded outcome.",
