@@ -13,6 +13,8 @@ test.each([
   ["Error: Function failed.", "may_have_run"],
   ["Error: Tool execution was aborted before a result was produced. timeout", "may_have_run"],
   ["The tool call was denied.", "rejected"],
+  ["Unknown tool name: 'deploy_change'. No tools available.", "not_run"],
+  ["Unknown tool name: 'deploy_change'. Available tools: 'status'", "not_run"],
   ["Deployed to prod.", "ran"],
   // A result that merely mentions a marker is the tool's own output.
   ["Deployed. (Earlier: Error: Tool call invocation was rejected by user.)", "ran"],

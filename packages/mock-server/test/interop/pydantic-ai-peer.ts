@@ -10,7 +10,9 @@ import { fileURLToPath } from "node:url";
  * process on a free port. `npm test` runs the folder's setup.sh first; where it could
  * not install the packages, the tests skip with the reason it printed.
  */
-export const pydanticAiPeerDir = fileURLToPath(new URL("../../../../e2e/peers/pydantic-ai/", import.meta.url));
+export const pydanticAiPeerDir = fileURLToPath(
+  new URL("../../../../e2e/peers/pydantic-ai/", import.meta.url),
+);
 
 /** Who holds the conversation: the server (a conversation store), or the client. */
 export type PydanticAiHistory = "server" | "client";
@@ -75,7 +77,12 @@ export async function startPydanticAiPeer(history: PydanticAiHistory = "server")
   const logPath = join(scratch, "peer.log");
   const log = openSync(logPath, "a");
   const child = spawn(pydanticAiPython(), [join(pydanticAiPeerDir, "app.py")], {
-    env: { ...process.env, PORT: String(port), PEER_LEDGER: join(scratch, "ledger.jsonl"), PEER_HISTORY: history },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PEER_LEDGER: join(scratch, "ledger.jsonl"),
+      PEER_HISTORY: history,
+    },
     stdio: ["ignore", log, log],
   });
   await waitUntilServing(url, child, logPath);
@@ -97,7 +104,8 @@ export async function startPydanticAiPeer(history: PydanticAiHistory = "server")
     },
     async ledger() {
       const response = await fetch(`${url}/__ledger`);
-      return ((await response.json()) as { executions: Awaited<ReturnType<PydanticAiPeer["ledger"]>> }).executions;
+      return ((await response.json()) as { executions: Awaited<ReturnType<PydanticAiPeer["ledger"]>> })
+        .executions;
     },
     chaos: async (faults) => {
       await post("/__chaos", { faults });
