@@ -159,6 +159,16 @@ const CASES: readonly RowCase[] = [
     expected: { kind: "lost", error: null },
   },
   {
+    row: "pydantic-ai-history-missing",
+    server: "degraded",
+    signal: {
+      type: "run-error",
+      message: "Tool call results were provided, but the message history is empty.",
+    },
+    context: { acked: true, serverFamily: "pydantic-ai" },
+    expected: { kind: "needs_user", hydrate: false },
+  },
+  {
     row: "degraded-error-after-run-started",
     server: "degraded",
     signal: { type: "run-error", code: "RuntimeError", message: "model call failed" },

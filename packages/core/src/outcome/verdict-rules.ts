@@ -135,6 +135,9 @@ const ANSWERED_UNSEEN =
   "The server no longer waits for this answer: it was used, or the question was answered elsewhere, and the server cannot show which. Your answer is kept; check the result before answering again.";
 /** pydantic-ai's refusal of a resume for a call it no longer waits on (ui/_adapter.py). */
 const PYDANTIC_AI_NOT_WAITING = /that the stored conversation is not waiting on\b/;
+/** pydantic-ai, history held by the client, given none (_agent_graph.py). */
+const PYDANTIC_AI_NO_HISTORY =
+  /^(Tool call results were provided, but the message history is empty|Processed history cannot be empty)\./;
 const NOT_RUN =
   "The server reported an error before the action could run, so it did not run. Your answer is kept; review it and answer again.";
 
@@ -434,6 +437,23 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     when: (s, c) =>
       c.serverFamily === "pydantic-ai" && c.sentBefore && PYDANTIC_AI_NOT_WAITING.test(s.message ?? ""),
     decide: (s) => ({ kind: "lost", reason: ANSWERED_UNSEEN, error: errorOf(s) }),
+  }),
+  // The same adapter with the conversation held by the client (its default) refuses a
+  // request without the whole conversation, before any tool runs. Our answers carry only
+  // the resume, so no resend can succeed, and its hydration fails the same way.
+  row({
+    id: "pydantic-ai-history-missing",
+    servers: DEGRADED,
+    verdict: "needs_user",
+    on: ["run-error"],
+    when: (s, c) => c.serverFamily === "pydantic-ai" && PYDANTIC_AI_NO_HISTORY.test(s.message ?? ""),
+    decide: (s) => ({
+      kind: "needs_user",
+      hydrate: false,
+      reason:
+        "This server expects the whole conversation with every request, and the answer carries only itself: nothing ran. Your answer is kept.",
+      error: failureOf(s),
+    }),
   }),
   row({
     id: "degraded-error-after-run-started",

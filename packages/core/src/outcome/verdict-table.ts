@@ -139,6 +139,14 @@ const PROSE: Readonly<Record<string, RowProse>> = {
       "Our earlier send or another device answered it; a finished pydantic-ai conversation cannot be hydrated, so nothing shows whether the tool ran.",
     decision: "Lost, answer kept, rather than applied: no evidence says the tool ran.",
   },
+  "pydantic-ai-history-missing": {
+    signal:
+      'RUN_ERROR "Tool call results were provided, but the message history is empty." (or "Processed history cannot be empty.") from pydantic-ai',
+    description:
+      "pydantic-ai with the conversation held by the client refuses a request without it, before any tool runs; no resend of the answer alone can succeed.",
+    decision:
+      "Needs you, without a hydration (which fails the same way): resending or hydrating here looped without end (16,511 POSTs in about 50 s).",
+  },
   "degraded-error-after-run-started": {
     signal: "RUN_ERROR (an exception name, or no code) after RUN_STARTED (no contract)",
     description:

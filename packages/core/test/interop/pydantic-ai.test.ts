@@ -286,3 +286,50 @@ describe("the real pydantic-ai AG-UI server, history held on the server", () => 
     },
   );
 });
+
+// The adapter's default: the client sends the whole conversation with every request.
+// Our answers carry only the resume, which it refuses before any tool runs; hydrating
+// fails the same way. Each failure classified back to "hydrate": 16,511 POSTs in ~50 s.
+describe("the real pydantic-ai AG-UI server, history held by the client", () => {
+  let peer: PydanticAiPeer;
+  const clients: OutboxClient[] = [];
+
+  beforeAll(async () => {
+    if (unavailable === undefined) peer = await startPydanticAiPeer("client");
+  }, 40_000);
+  afterAll(async () => {
+    for (const client of clients.splice(0)) client.dispose();
+    await peer?.close();
+  });
+
+  test.skipIf(unavailable !== undefined)(
+    "an answer it cannot take → needs you, nothing ran, and at most 5 requests reach it",
+    async () => {
+      const client = createIsolatedClient({
+        url: `${peer.url}/agent`,
+        namespace: "user-1",
+        dbName: "outbox-pydantic-ai-client",
+        retry: { backoff: { baseMs: 20, capMs: 200 } },
+        indexedDB: new IDBFactory(),
+      });
+      clients.push(client);
+      await client.start();
+      const interrupt = await askForDeployment(client, "pyd-client-held");
+      expect(interrupt.id).toBe("int-deploy-pyd-client-held");
+
+      const entry = await client.answer({
+        threadId: "pyd-client-held",
+        interruptId: interrupt.id,
+        approved: true,
+      });
+      const final = await settled(client, entry.key);
+
+      expect(final).toMatchObject({ state: "needs_user", attempts: 1 });
+      expect(final.lastError?.message).toMatch(/message history is empty/);
+      expect(await peer.ledger()).toHaveLength(0);
+      // The question, the answer, and nothing after it.
+      expect(await peer.requests("pyd-client-held")).toBeLessThanOrEqual(5);
+      expect(client.entryFor("pyd-client-held", interrupt.id)?.key).toBe(entry.key);
+    },
+  );
+});
