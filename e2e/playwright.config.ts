@@ -42,6 +42,38 @@ const peerServers = afPeerUnavailable
         timeout: 60_000,
       },
     ];
+// The real pydantic-ai AG-UI server (e2e/peers/pydantic-ai, history held on the server)
+// behind its own preview of the demo, skipped with the reason where it is not installed.
+export const pydanticAiPeerPort = Number(process.env.E2E_PYDANTIC_AI_PORT ?? mockPort + 3);
+export const pydanticAiDemoPort = Number(process.env.E2E_PYDANTIC_AI_DEMO_PORT ?? demoPort + 3);
+const pydanticAiSpec = "peers/pydantic-ai.spec.ts";
+const pydanticAiPython = `${repo}e2e/peers/pydantic-ai/.venv/bin/python`;
+export const pydanticAiPeerUnavailable =
+  process.env.PYDANTIC_AI_PEER_UNAVAILABLE ??
+  (existsSync(pydanticAiPython)
+    ? undefined
+    : "pydantic-ai peer not installed: run e2e/peers/pydantic-ai/setup.sh");
+const pydanticAiServers = pydanticAiPeerUnavailable
+  ? []
+  : [
+      {
+        command: `${pydanticAiPython} ${repo}e2e/peers/pydantic-ai/app.py`,
+        url: `http://127.0.0.1:${pydanticAiPeerPort}/__mode`,
+        env: {
+          PORT: String(pydanticAiPeerPort),
+          PEER_LEDGER: `${repo}.test-output/pydantic-ai-peer/ledger.jsonl`,
+        },
+        reuseExistingServer: false,
+        timeout: 60_000,
+      },
+      {
+        command: `${repo}node_modules/.bin/vite preview --config ${repo}vite.config.ts`,
+        url: `http://127.0.0.1:${pydanticAiDemoPort}/`,
+        env: { DEMO_PORT: String(pydanticAiDemoPort), MOCK_PORT: String(pydanticAiPeerPort) },
+        reuseExistingServer: false,
+        timeout: 60_000,
+      },
+    ];
 
 export default defineConfig({
   testDir: ".",
@@ -61,7 +93,7 @@ export default defineConfig({
     {
       name: "chromium",
       // copilotkit/: the CopilotKit example's specs, run by e2e/copilotkit.config.ts.
-      testIgnore: [expirySpec, peerSpec, "copilotkit/**"],
+      testIgnore: [expirySpec, peerSpec, pydanticAiSpec, "copilotkit/**"],
       use: { browserName: "chromium" },
       metadata: { mockUrl: `http://127.0.0.1:${mockPort}` },
     },
@@ -75,6 +107,11 @@ export default defineConfig({
       name: "agent-framework",
       testMatch: peerSpec,
       use: { browserName: "chromium", baseURL: `http://127.0.0.1:${afDemoPort}` },
+    },
+    {
+      name: "pydantic-ai",
+      testMatch: pydanticAiSpec,
+      use: { browserName: "chromium", baseURL: `http://127.0.0.1:${pydanticAiDemoPort}` },
     },
   ],
   webServer: [
@@ -117,5 +154,6 @@ export default defineConfig({
       timeout: 60_000,
     },
     ...peerServers,
+    ...pydanticAiServers,
   ],
 });
