@@ -19,6 +19,10 @@ import {
   startAgentFrameworkTarget,
   startMockTarget,
 } from "../packages/mock-server/test/interop/interop-targets.ts";
+import {
+  pydanticAiPeerUnavailableReason,
+  startPydanticAiTarget,
+} from "../packages/mock-server/test/interop/pydantic-ai-peer.ts";
 
 const doc = fileURLToPath(new URL("../docs/interop.md", import.meta.url));
 
@@ -30,12 +34,19 @@ for (const release of ["current", "reported"] as const) {
   }
 }
 
+const pydanticAiUnavailable = pydanticAiPeerUnavailableReason();
+if (pydanticAiUnavailable) {
+  console.error(`${pydanticAiUnavailable}: its column cannot be measured here.`);
+  process.exit(1);
+}
+
 const starters: Record<(typeof INTEROP_COLUMNS)[number]["id"], () => Promise<RunningTarget>> = {
   contract: () => startMockTarget("fixed"),
   "af-lifecycle": () => startMockTarget("af-lifecycle"),
   "agent-framework": () => startAgentFrameworkTarget("current"),
   "af-legacy": () => startMockTarget("af-legacy"),
   "agent-framework-reported": () => startAgentFrameworkTarget("reported"),
+  "pydantic-ai": startPydanticAiTarget,
 };
 const columns = new Map<string, Map<string, CheckResult>>();
 for (const column of INTEROP_COLUMNS) {

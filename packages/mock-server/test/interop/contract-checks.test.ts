@@ -5,6 +5,7 @@ import { peerUnavailableReason } from "./agent-framework-peer";
 import { CONTRACT_CHECKS, runChecks, SERVER_CHECKS } from "./contract-checks";
 import { INTEROP_COLUMNS, type InteropColumnId, readInteropTable } from "./interop-table";
 import { type RunningTarget, startAgentFrameworkTarget, startMockTarget } from "./interop-targets";
+import { pydanticAiPeerUnavailableReason, startPydanticAiTarget } from "./pydantic-ai-peer";
 
 // docs/interop.md states which recovery-contract checks each server passes. This runs
 // the checks again and holds the document to them: the mock in contract mode must pass
@@ -25,12 +26,19 @@ for (const [columnId, release] of [
   console.warn(`skipped (the column ${columnId}): ${reason}`);
 }
 
+const pydanticAiUnavailable = pydanticAiPeerUnavailableReason();
+if (pydanticAiUnavailable !== undefined) {
+  unavailable["pydantic-ai"] = pydanticAiUnavailable;
+  console.warn(`skipped (the column pydantic-ai): ${pydanticAiUnavailable}`);
+}
+
 const starters: Record<InteropColumnId, () => Promise<RunningTarget>> = {
   contract: () => startMockTarget("fixed"),
   "af-lifecycle": () => startMockTarget("af-lifecycle"),
   "agent-framework": () => startAgentFrameworkTarget("current"),
   "af-legacy": () => startMockTarget("af-legacy"),
   "agent-framework-reported": () => startAgentFrameworkTarget("reported"),
+  "pydantic-ai": startPydanticAiTarget,
 };
 
 test("docs/interop.md lists every check, once", () => {

@@ -121,3 +121,9 @@ export async function startPydanticAiPeer(history: PydanticAiHistory = "server")
       }),
   };
 }
+
+/** The peer as a target of the contract checks (contract-checks.ts). */
+export async function startPydanticAiTarget() {
+  const peer = await startPydanticAiPeer("server");
+  return { url: peer.url, ledger: peer.ledger, chaos: peer.chaos, close: peer.close };
+}
