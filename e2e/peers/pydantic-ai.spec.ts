@@ -25,6 +25,12 @@ test.beforeEach(() => peer.reset());
 
 async function askToDeploy(page: Page, threadId: string) {
   await openThread(page, threadId, DEGRADED);
+  // pydantic-ai answers the hydration of a conversation it does not hold yet with a
+  // RUN_ERROR ("Processed history cannot be empty."): wait for it, so the message is not
+  // sent into a hydration still running.
+  await expect(page.getByTestId("run-state")).toHaveText(
+    "The run failed: Processed history cannot be empty.",
+  );
   await page.getByLabel("Your message", { exact: true }).fill("please deploy to prod");
   await page.getByRole("button", { name: "Send" }).click();
   const card = approvalCard(page);
