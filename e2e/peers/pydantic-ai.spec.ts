@@ -23,6 +23,11 @@ const peer = new MockControl(`http://127.0.0.1:${pydanticAiPeerPort}`);
 
 test.beforeEach(() => peer.reset());
 
+async function requestsFor(threadId: string): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${pydanticAiPeerPort}/__requests?threadId=${threadId}`);
+  return ((await response.json()) as { count: number }).count;
+}
+
 async function askToDeploy(page: Page, threadId: string) {
   await openThread(page, threadId, DEGRADED);
   // pydantic-ai answers the hydration of a conversation it does not hold yet with a
@@ -53,6 +58,9 @@ test("the card from its interrupt; approve → applied, the tool ran once", asyn
   expect(resumes).toHaveLength(1);
   const executions = await peer.ledger(threadId);
   expect(executions.map((execution) => execution.args)).toEqual([{ target: "prod" }]);
+  // Every request the server received for the thread: the page never loops on it.
+  await page.waitForTimeout(5_000);
+  expect(await requestsFor(threadId)).toBeLessThanOrEqual(10);
 });
 
 test("a drop after RUN_STARTED: lost with the answer kept, never resent, one execution", async ({ page }) => {
