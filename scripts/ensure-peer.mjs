@@ -37,6 +37,21 @@ export function ensureLangGraphPeer() {
   return setUp("current", script, "LangGraph peer");
 }
 
+/**
+ * The pydantic-ai peer (e2e/peers/pydantic-ai): installs it once. Returns undefined when
+ * it is ready, else the one line its setup.sh printed.
+ */
+export function ensurePydanticAiPeer() {
+  const script = fileURLToPath(new URL("../e2e/peers/pydantic-ai/setup.sh", import.meta.url));
+  const result = spawnSync("bash", [script], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const lines = (result.stdout ?? "").trim().split("\n").filter(Boolean);
+  for (const line of lines) console.log(line);
+  if (result.status === 0) return undefined;
+  return (
+    lines.at(-1) ?? `pydantic-ai peer unavailable: setup.sh exited with ${result.status ?? result.signal}`
+  );
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const reason = ensureAgentFrameworkPeer();
   if (reason) process.exitCode = 3;

@@ -21,6 +21,10 @@ import {
   startMockTarget,
 } from "../packages/mock-server/test/interop/interop-targets.ts";
 import { langGraphPeerUnavailableReason } from "../packages/mock-server/test/interop/langgraph-peer.ts";
+import {
+  pydanticAiPeerUnavailableReason,
+  startPydanticAiTarget,
+} from "../packages/mock-server/test/interop/pydantic-ai-peer.ts";
 
 const doc = fileURLToPath(new URL("../docs/interop.md", import.meta.url));
 
@@ -37,6 +41,11 @@ if (langGraphUnavailable) {
   console.error(`${langGraphUnavailable}: the LangGraph column cannot be measured here.`);
   process.exit(1);
 }
+const pydanticAiUnavailable = pydanticAiPeerUnavailableReason();
+if (pydanticAiUnavailable) {
+  console.error(`${pydanticAiUnavailable}: its column cannot be measured here.`);
+  process.exit(1);
+}
 
 const starters: Record<(typeof INTEROP_COLUMNS)[number]["id"], () => Promise<RunningTarget>> = {
   contract: () => startMockTarget("fixed"),
@@ -45,6 +54,7 @@ const starters: Record<(typeof INTEROP_COLUMNS)[number]["id"], () => Promise<Run
   "af-legacy": () => startMockTarget("af-legacy"),
   "agent-framework-reported": () => startAgentFrameworkTarget("reported"),
   langgraph: startLangGraphTarget,
+  "pydantic-ai": startPydanticAiTarget,
 };
 const columns = new Map<string, Map<string, CheckResult>>();
 for (const column of INTEROP_COLUMNS) {

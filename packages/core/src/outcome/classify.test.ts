@@ -20,6 +20,9 @@ interface RowCase {
   readonly expected: Partial<Verdict> & Pick<Verdict, "kind">;
 }
 
+const PYDANTIC_AI_NOT_WAITING =
+  "The request answers 1 tool call(s) that the stored conversation is not waiting on: 'deploy-t1'. An approval, denial or deferred tool result can only answer a tool call that is still waiting for that kind of answer at the end of the stored conversation. If the conversation changed since the client loaded it, reload it from the server.";
+
 const recorded = [{ interruptId: "int-1", status: "resolved" as const, payload: { approved: false } }];
 
 /** One case per row and server generation; the coverage test below keeps this list complete. */
@@ -140,6 +143,37 @@ const CASES: readonly RowCase[] = [
     signal: { type: "run-error", code: OutcomeCode.CANCELLED, message: "cancelled" },
     context: { decision: "reject" },
     expected: { kind: "elsewhere" },
+  },
+  {
+    row: "pydantic-ai-not-waiting-first-send",
+    server: "degraded",
+    signal: { type: "run-error", message: PYDANTIC_AI_NOT_WAITING },
+    context: { acked: true, serverFamily: "pydantic-ai" },
+    expected: { kind: "elsewhere", recordedDecisions: [] },
+  },
+  {
+    row: "pydantic-ai-not-waiting-after-send",
+    server: "degraded",
+    signal: { type: "run-error", message: PYDANTIC_AI_NOT_WAITING },
+    context: { acked: true, sentBefore: true, serverFamily: "pydantic-ai" },
+    expected: { kind: "lost", error: { kind: "run_error", message: PYDANTIC_AI_NOT_WAITING } },
+  },
+  {
+    row: "pydantic-ai-open-after-cut",
+    server: "degraded",
+    signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: true },
+    context: { acked: true, serverFamily: "pydantic-ai" },
+    expected: { kind: "lost", error: null },
+  },
+  {
+    row: "pydantic-ai-history-missing",
+    server: "degraded",
+    signal: {
+      type: "run-error",
+      message: "Tool call results were provided, but the message history is empty.",
+    },
+    context: { acked: true, serverFamily: "pydantic-ai" },
+    expected: { kind: "needs_user", hydrate: false },
   },
   {
     row: "degraded-error-after-run-started",

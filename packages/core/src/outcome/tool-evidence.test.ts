@@ -21,6 +21,8 @@ test.each([
   ["Error: deploy_change is not a valid tool, try one of [].", "not_run"],
   ["Error invoking tool 'deploy_change' with kwargs {'target': 7} with error:\n bad\n Please fix", "not_run"],
   ["Error executing tool 'deploy_change' with kwargs {'target': 'prod'} with error:\n boom", "may_have_run"],
+  ["Unknown tool name: 'deploy_change'. No tools available.", "not_run"],
+  ["Unknown tool name: 'deploy_change'. Available tools: 'status'", "not_run"],
   ["Deployed to prod.", "ran"],
   // A result that merely mentions a marker is the tool's own output.
   ["Deployed. (Earlier: Error: Tool call invocation was rejected by user.)", "ran"],

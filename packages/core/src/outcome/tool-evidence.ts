@@ -93,6 +93,14 @@ export const TOOL_RESULT_MARKERS: Readonly<Record<string, readonly ToolResultMar
   // pydantic-ai-slim 2.68.0, _deferred.py: ToolDenied's default message.
   "pydantic-ai": [
     { evidence: "rejected", pattern: /^The tool call was denied\.$/, source: "pydantic-ai-slim 2.68.0" },
+    // tool_manager.py: a call to a tool the run does not offer is answered with a retry
+    // prompt before any tool body runs (a tool withdrawn by its prepare hook, or unknown).
+    {
+      evidence: "not_run",
+      pattern:
+        /^Unknown tool name: '.*'\. (No tools available\.|No tools are available yet: .*|Available tools: .*)$/s,
+      source: "pydantic-ai-slim 2.68.0",
+    },
   ],
 };
 

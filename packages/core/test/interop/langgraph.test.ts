@@ -41,7 +41,7 @@ describe.skipIf(unavailable !== undefined)("the real LangGraph AG-UI server (ag-
 
   beforeAll(async () => {
     peer = await startLangGraphPeer();
-  }, 40_000);
+  }, 100_000);
   afterAll(async () => {
     await peer?.close();
   });

@@ -11,6 +11,7 @@ import {
   startMockTarget,
 } from "./interop-targets";
 import { langGraphPeerUnavailableReason } from "./langgraph-peer";
+import { pydanticAiPeerUnavailableReason, startPydanticAiTarget } from "./pydantic-ai-peer";
 
 // docs/interop.md states which recovery-contract checks each server passes. This runs
 // the checks again and holds the document to them: the mock in contract mode must pass
@@ -36,6 +37,12 @@ if (langGraphUnavailable !== undefined) {
   console.warn(`skipped (the column langgraph): ${langGraphUnavailable}`);
 }
 
+const pydanticAiUnavailable = pydanticAiPeerUnavailableReason();
+if (pydanticAiUnavailable !== undefined) {
+  unavailable["pydantic-ai"] = pydanticAiUnavailable;
+  console.warn(`skipped (the column pydantic-ai): ${pydanticAiUnavailable}`);
+}
+
 const starters: Record<InteropColumnId, () => Promise<RunningTarget>> = {
   contract: () => startMockTarget("fixed"),
   "af-lifecycle": () => startMockTarget("af-lifecycle"),
@@ -43,6 +50,7 @@ const starters: Record<InteropColumnId, () => Promise<RunningTarget>> = {
   "af-legacy": () => startMockTarget("af-legacy"),
   "agent-framework-reported": () => startAgentFrameworkTarget("reported"),
   langgraph: startLangGraphTarget,
+  "pydantic-ai": startPydanticAiTarget,
 };
 
 test("docs/interop.md lists every check, once", () => {

@@ -18,7 +18,7 @@ describe.skipIf(unavailable !== undefined)("HttpAgent against LangGraph (ag-ui-l
   let peer: PythonPeer;
   beforeAll(async () => {
     peer = await startLangGraphPeer();
-  }, 40_000);
+  }, 100_000);
   afterAll(async () => {
     await peer?.close();
   });

@@ -30,7 +30,7 @@ function freePort(): Promise<number> {
 }
 
 async function waitUntilServing(url: string, child: ChildProcess, logPath: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the peer exited with ${child.exitCode}; see ${logPath}`);
     try {
@@ -40,7 +40,7 @@ async function waitUntilServing(url: string, child: ChildProcess, logPath: strin
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`the peer did not start within 30 s; see ${logPath}`);
+  throw new Error(`the peer did not start within 90 s; see ${logPath}`);
 }
 
 /** Starts `app` with `python` on a free port, its ledger and log in a fresh temp folder. */
