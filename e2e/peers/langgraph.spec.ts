@@ -32,7 +32,8 @@ async function askToDeploy(page: Page, threadId: string) {
     (response) => response.url().endsWith("/agent") && response.request().method() === "POST",
   );
   await openThread(page, threadId, DEGRADED);
-  await (await hydration).finished();
+  await hydration;
+  await expect(page.getByText("Loading the conversation…")).toBeHidden();
   await page.getByLabel("Your message", { exact: true }).fill("please deploy to prod");
   await page.getByRole("button", { name: "Send" }).click();
   const card = approvalCard(page);
