@@ -54,7 +54,11 @@ export async function startPythonPeer(python: string, app: string): Promise<Pyth
     env: { ...process.env, PORT: String(port), PEER_LEDGER: join(scratch, "ledger.jsonl") },
     stdio: ["ignore", log, log],
   });
-  await waitUntilServing(url, child, logPath);
+  // A peer that never came up must not outlive the attempt.
+  await waitUntilServing(url, child, logPath).catch((error: unknown) => {
+    child.kill("SIGKILL");
+    throw error;
+  });
 
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${url}${path}`, {
