@@ -42,6 +42,70 @@ const peerServers = afPeerUnavailable
         timeout: 60_000,
       },
     ];
+// The real pydantic-ai AG-UI server (e2e/peers/pydantic-ai, history held on the server)
+// behind its own preview of the demo, skipped with the reason where it is not installed.
+export const pydanticAiPeerPort = Number(process.env.E2E_PYDANTIC_AI_PORT ?? mockPort + 3);
+export const pydanticAiDemoPort = Number(process.env.E2E_PYDANTIC_AI_DEMO_PORT ?? demoPort + 3);
+const pydanticAiSpec = "peers/pydantic-ai.spec.ts";
+const pydanticAiPython = `${repo}e2e/peers/pydantic-ai/.venv/bin/python`;
+export const pydanticAiPeerUnavailable =
+  process.env.PYDANTIC_AI_PEER_UNAVAILABLE ??
+  (existsSync(pydanticAiPython)
+    ? undefined
+    : "pydantic-ai peer not installed: run e2e/peers/pydantic-ai/setup.sh");
+const pydanticAiServers = pydanticAiPeerUnavailable
+  ? []
+  : [
+      {
+        command: `${pydanticAiPython} ${repo}e2e/peers/pydantic-ai/app.py`,
+        url: `http://127.0.0.1:${pydanticAiPeerPort}/__mode`,
+        env: {
+          PORT: String(pydanticAiPeerPort),
+          PEER_LEDGER: `${repo}.test-output/pydantic-ai-peer/ledger.jsonl`,
+        },
+        reuseExistingServer: false,
+        timeout: 60_000,
+      },
+      {
+        command: `${repo}node_modules/.bin/vite preview --config ${repo}vite.config.ts`,
+        url: `http://127.0.0.1:${pydanticAiDemoPort}/`,
+        env: { DEMO_PORT: String(pydanticAiDemoPort), MOCK_PORT: String(pydanticAiPeerPort) },
+        reuseExistingServer: false,
+        timeout: 60_000,
+      },
+    ];
+// The real LangGraph server (e2e/peers/langgraph) behind a preview of the demo of its own,
+// skipped with the reason where its Python environment could not be installed.
+export const langGraphPeerPort = Number(process.env.E2E_LANGGRAPH_PORT ?? mockPort + 4);
+export const langGraphDemoPort = Number(process.env.E2E_LANGGRAPH_DEMO_PORT ?? demoPort + 4);
+const langGraphSpec = "peers/langgraph.spec.ts";
+const langGraphPython = `${repo}e2e/peers/langgraph/.venv/bin/python`;
+export const langGraphPeerUnavailable =
+  process.env.LANGGRAPH_PEER_UNAVAILABLE ??
+  (existsSync(langGraphPython)
+    ? undefined
+    : "LangGraph peer not installed: run e2e/peers/langgraph/setup.sh");
+const langGraphServers = langGraphPeerUnavailable
+  ? []
+  : [
+      {
+        command: `${langGraphPython} ${repo}e2e/peers/langgraph/app.py`,
+        url: `http://127.0.0.1:${langGraphPeerPort}/__mode`,
+        env: {
+          PORT: String(langGraphPeerPort),
+          PEER_LEDGER: `${repo}.test-output/langgraph-peer/ledger.jsonl`,
+        },
+        reuseExistingServer: false,
+        timeout: 60_000,
+      },
+      {
+        command: `${repo}node_modules/.bin/vite preview --config ${repo}vite.config.ts`,
+        url: `http://127.0.0.1:${langGraphDemoPort}/`,
+        env: { DEMO_PORT: String(langGraphDemoPort), MOCK_PORT: String(langGraphPeerPort) },
+        reuseExistingServer: false,
+        timeout: 60_000,
+      },
+    ];
 
 export default defineConfig({
   testDir: ".",
@@ -61,7 +125,7 @@ export default defineConfig({
     {
       name: "chromium",
       // copilotkit/: the CopilotKit example's specs, run by e2e/copilotkit.config.ts.
-      testIgnore: [expirySpec, peerSpec, "copilotkit/**"],
+      testIgnore: [expirySpec, peerSpec, pydanticAiSpec, langGraphSpec, "copilotkit/**"],
       use: { browserName: "chromium" },
       metadata: { mockUrl: `http://127.0.0.1:${mockPort}` },
     },
@@ -75,6 +139,16 @@ export default defineConfig({
       name: "agent-framework",
       testMatch: peerSpec,
       use: { browserName: "chromium", baseURL: `http://127.0.0.1:${afDemoPort}` },
+    },
+    {
+      name: "pydantic-ai",
+      testMatch: pydanticAiSpec,
+      use: { browserName: "chromium", baseURL: `http://127.0.0.1:${pydanticAiDemoPort}` },
+    },
+    {
+      name: "langgraph",
+      testMatch: langGraphSpec,
+      use: { browserName: "chromium", baseURL: `http://127.0.0.1:${langGraphDemoPort}` },
     },
   ],
   webServer: [
@@ -117,5 +191,7 @@ export default defineConfig({
       timeout: 60_000,
     },
     ...peerServers,
+    ...pydanticAiServers,
+    ...langGraphServers,
   ],
 });

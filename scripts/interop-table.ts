@@ -17,8 +17,14 @@ import {
 import {
   type RunningTarget,
   startAgentFrameworkTarget,
+  startLangGraphTarget,
   startMockTarget,
 } from "../packages/mock-server/test/interop/interop-targets.ts";
+import { langGraphPeerUnavailableReason } from "../packages/mock-server/test/interop/langgraph-peer.ts";
+import {
+  pydanticAiPeerUnavailableReason,
+  startPydanticAiTarget,
+} from "../packages/mock-server/test/interop/pydantic-ai-peer.ts";
 
 const doc = fileURLToPath(new URL("../docs/interop.md", import.meta.url));
 
@@ -30,12 +36,25 @@ for (const release of ["current", "reported"] as const) {
   }
 }
 
+const langGraphUnavailable = langGraphPeerUnavailableReason();
+if (langGraphUnavailable) {
+  console.error(`${langGraphUnavailable}: the LangGraph column cannot be measured here.`);
+  process.exit(1);
+}
+const pydanticAiUnavailable = pydanticAiPeerUnavailableReason();
+if (pydanticAiUnavailable) {
+  console.error(`${pydanticAiUnavailable}: its column cannot be measured here.`);
+  process.exit(1);
+}
+
 const starters: Record<(typeof INTEROP_COLUMNS)[number]["id"], () => Promise<RunningTarget>> = {
   contract: () => startMockTarget("fixed"),
   "af-lifecycle": () => startMockTarget("af-lifecycle"),
   "agent-framework": () => startAgentFrameworkTarget("current"),
   "af-legacy": () => startMockTarget("af-legacy"),
   "agent-framework-reported": () => startAgentFrameworkTarget("reported"),
+  langgraph: startLangGraphTarget,
+  "pydantic-ai": startPydanticAiTarget,
 };
 const columns = new Map<string, Map<string, CheckResult>>();
 for (const column of INTEROP_COLUMNS) {

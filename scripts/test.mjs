@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { ensureDependencies } from "./ensure-deps.mjs";
 import { ensureCopilotKitExample } from "./ensure-example.mjs";
-import { ensureAgentFrameworkPeer } from "./ensure-peer.mjs";
+import { ensureAgentFrameworkPeer, ensureLangGraphPeer, ensurePydanticAiPeer } from "./ensure-peer.mjs";
 import { ensurePostgres } from "./ensure-postgres.mjs";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
@@ -20,6 +20,17 @@ const peerUnavailable = ensureAgentFrameworkPeer();
 if (peerUnavailable) {
   console.log(`${peerUnavailable}: its interop tests are skipped.`);
   process.env.AF_PEER_UNAVAILABLE = peerUnavailable;
+}
+// Likewise the real LangGraph peer (ag-ui-langgraph).
+const langGraphUnavailable = ensureLangGraphPeer();
+if (langGraphUnavailable) {
+  console.log(`${langGraphUnavailable}: its interop tests are skipped.`);
+  process.env.LANGGRAPH_PEER_UNAVAILABLE = langGraphUnavailable;
+}
+const pydanticAiUnavailable = ensurePydanticAiPeer();
+if (pydanticAiUnavailable) {
+  console.log(`${pydanticAiUnavailable}: its interop tests are skipped.`);
+  process.env.PYDANTIC_AI_PEER_UNAVAILABLE = pydanticAiUnavailable;
 }
 // Where Postgres cannot be started, the server library's Postgres and replica tests skip with this reason.
 const postgresUnavailable = ensurePostgres();

@@ -20,6 +20,9 @@ interface RowCase {
   readonly expected: Partial<Verdict> & Pick<Verdict, "kind">;
 }
 
+const PYDANTIC_AI_NOT_WAITING =
+  "The request answers 1 tool call(s) that the stored conversation is not waiting on: 'deploy-t1'. An approval, denial or deferred tool result can only answer a tool call that is still waiting for that kind of answer at the end of the stored conversation. If the conversation changed since the client loaded it, reload it from the server.";
+
 const recorded = [{ interruptId: "int-1", status: "resolved" as const, payload: { approved: false } }];
 
 /** One case per row and server generation; the coverage test below keeps this list complete. */
@@ -59,6 +62,13 @@ const CASES: readonly RowCase[] = [
     server: "degraded",
     signal: { type: "run-finished", replayed: false, toolEvidence: "rejected" },
     context: { acked: true },
+    expected: { kind: "elsewhere", recordedDecisions: [], error: null },
+  },
+  {
+    row: "degraded-finished-decline-ran",
+    server: "degraded",
+    signal: { type: "run-finished", replayed: false, toolEvidence: "ran" },
+    context: { acked: true, decision: "reject" },
     expected: { kind: "elsewhere", recordedDecisions: [], error: null },
   },
   {
@@ -133,6 +143,37 @@ const CASES: readonly RowCase[] = [
     signal: { type: "run-error", code: OutcomeCode.CANCELLED, message: "cancelled" },
     context: { decision: "reject" },
     expected: { kind: "elsewhere" },
+  },
+  {
+    row: "pydantic-ai-not-waiting-first-send",
+    server: "degraded",
+    signal: { type: "run-error", message: PYDANTIC_AI_NOT_WAITING },
+    context: { acked: true, serverFamily: "pydantic-ai" },
+    expected: { kind: "elsewhere", recordedDecisions: [] },
+  },
+  {
+    row: "pydantic-ai-not-waiting-after-send",
+    server: "degraded",
+    signal: { type: "run-error", message: PYDANTIC_AI_NOT_WAITING },
+    context: { acked: true, sentBefore: true, serverFamily: "pydantic-ai" },
+    expected: { kind: "lost", error: { kind: "run_error", message: PYDANTIC_AI_NOT_WAITING } },
+  },
+  {
+    row: "pydantic-ai-open-after-cut",
+    server: "degraded",
+    signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: true },
+    context: { acked: true, serverFamily: "pydantic-ai" },
+    expected: { kind: "lost", error: null },
+  },
+  {
+    row: "pydantic-ai-history-missing",
+    server: "degraded",
+    signal: {
+      type: "run-error",
+      message: "Tool call results were provided, but the message history is empty.",
+    },
+    context: { acked: true, serverFamily: "pydantic-ai" },
+    expected: { kind: "needs_user", hydrate: false },
   },
   {
     row: "degraded-error-after-run-started",
@@ -862,6 +903,11 @@ test("an open question with nothing run is sent once more, then lost: a resend a
     kind: "lost",
     rule: "hydrated-approve-no-tool-result",
   });
+  // RUN_STARTED arrived for this very send: the server took the answer and may still be running it.
+  expect(classifyOutcome(stillOpen, context("degraded", { acked: true }))).toMatchObject({
+    kind: "lost",
+    rule: "hydrated-approve-no-tool-result",
+  });
 });
 
 test("degraded: NOT_FOUND after RUN_STARTED in the same attempt is not a stale card", () => {
@@ -892,4 +938,14 @@ test("a signal of a type no row knows (a newer transport) becomes needs_user, ne
   const verdict = classifyOutcome(bogus, context("contract"));
   expect(verdict).toMatchObject({ kind: "needs_user", rule: UNMATCHED_RULE, hydrate: false });
   expect(verdict.error?.message).toContain("telepathy");
+});
+
+test('degraded: a rejection whose RUN_STARTED arrived, the question still open → lost, never "not taken"', () => {
+  const stillOpen: DeliverySignal = { type: "hydrated", toolEvidence: "none", interruptStillOpen: true };
+  const notAcked = classifyOutcome(stillOpen, context("degraded", { decision: "reject" }));
+  const acked = classifyOutcome(stillOpen, context("degraded", { decision: "reject", acked: true }));
+  expect(notAcked).toMatchObject({ kind: "lost", rule: "hydrated-decline-still-open" });
+  expect(notAcked.reason).toMatch(/did not take the answer/);
+  expect(acked).toMatchObject({ kind: "lost", rule: "hydrated-decline-still-open" });
+  expect(acked.reason).toMatch(/took the answer, but cannot tell yet/);
 });

@@ -17,6 +17,27 @@ export interface OutcomeContext {
   readonly acked: boolean;
   /** What the person decided; a reject or cancel never leaves a tool result behind. */
   readonly decision: Decision["kind"];
+  /**
+   * The server family, where what it serves names it (see `serverFamilyOf`);
+   * absent for every other server. Only degraded rules read it.
+   */
+  readonly serverFamily?: ServerFamily;
+}
+
+/** A family of servers without the contract whose behaviour needs rules of its own. */
+export type ServerFamily = "pydantic-ai";
+
+/**
+ * Which family served the interrupt, from the interrupt itself: pydantic-ai's AG-UI
+ * adapter (pydantic-ai-slim 2.68.0, ui/ag_ui/_interrupt.py) names every approval
+ * interrupt `int-<toolCallId>`, a convention it documents as stable.
+ */
+export function serverFamilyOf(
+  entry: Pick<OutboxEntry, "interruptId" | "toolCallId">,
+): ServerFamily | undefined {
+  return entry.toolCallId !== undefined && entry.interruptId === `int-${entry.toolCallId}`
+    ? "pydantic-ai"
+    : undefined;
 }
 
 const IN_FLIGHT: ReadonlySet<string> = new Set(["sending", "streaming"]);
@@ -24,10 +45,12 @@ const IN_FLIGHT: ReadonlySet<string> = new Set(["sending", "streaming"]);
 /** Derives the classifier context from an entry, counting an in-flight attempt as the current one. */
 export function outcomeContext(entry: OutboxEntry, serverKind: ServerKind): OutcomeContext {
   const earlierAttempts = IN_FLIGHT.has(entry.state) ? entry.attempts - 1 : entry.attempts;
+  const serverFamily = serverKind === "degraded" ? serverFamilyOf(entry) : undefined;
   return {
     serverKind,
     sentBefore: earlierAttempts > 0,
     acked: entry.cursor.acked,
     decision: entry.decision.kind,
+    ...(serverFamily === undefined ? {} : { serverFamily }),
   };
 }

@@ -13,6 +13,16 @@ test.each([
   ["Error: Function failed.", "may_have_run"],
   ["Error: Tool execution was aborted before a result was produced. timeout", "may_have_run"],
   ["The tool call was denied.", "rejected"],
+  [
+    "User rejected the tool call for `deploy_change` with id deploy-1. The tool was not executed. Do not retry this tool call unless the user explicitly requests it.",
+    "rejected",
+  ],
+  ["User rejected the tool call for `deploy_change` with reason: not now", "rejected"],
+  ["Error: deploy_change is not a valid tool, try one of [].", "not_run"],
+  ["Error invoking tool 'deploy_change' with kwargs {'target': 7} with error:\n bad\n Please fix", "not_run"],
+  ["Error executing tool 'deploy_change' with kwargs {'target': 'prod'} with error:\n boom", "may_have_run"],
+  ["Unknown tool name: 'deploy_change'. No tools available.", "not_run"],
+  ["Unknown tool name: 'deploy_change'. Available tools: 'status'", "not_run"],
   ["Deployed to prod.", "ran"],
   // A result that merely mentions a marker is the tool's own output.
   ["Deployed. (Earlier: Error: Tool call invocation was rejected by user.)", "ran"],
@@ -48,4 +58,12 @@ test("ToolMessage.error: a rejection text there is a rejection, any other error 
     "rejected",
   );
   expect(toolEvidenceIn([tool("partial", { error: "boom" })], "call-1", "degraded")).toBe("may_have_run");
+});
+
+test('LangGraph\'s tool messages carry ToolMessage.error "error" for a failure: the text decides', () => {
+  const rejection =
+    "User rejected the tool call for `deploy_change` with id call-1. The tool was not executed.";
+  expect(toolEvidenceIn([tool(rejection, { error: "error" })], "call-1", "degraded")).toBe("rejected");
+  const unknown = "Error: deploy_change is not a valid tool, try one of [].";
+  expect(toolEvidenceIn([tool(unknown, { error: "error" })], "call-1", "degraded")).toBe("not_run");
 });

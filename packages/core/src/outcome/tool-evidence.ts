@@ -63,9 +63,44 @@ export const TOOL_RESULT_MARKERS: Readonly<Record<string, readonly ToolResultMar
       source: "core 1.13.0, 1.23.0",
     },
   ],
+  // LangGraph: the AG-UI adapter (ag-ui-langgraph 0.0.47) writes no text of its own; a
+  // graph's tool messages come from LangChain. Read from langchain 1.5.2 and
+  // langgraph-prebuilt 1.1.3 (what ag-ui-langgraph 0.0.47 with langgraph 1.2.24 installs).
+  langgraph: [
+    // HumanInTheLoopMiddleware's rejection (agents/middleware/human_in_the_loop.py), which
+    // e2e/peers/langgraph writes too: "… with id <id>. The tool was not executed. …", or
+    // "… with reason: <reason>".
+    {
+      evidence: "rejected",
+      pattern: /^User rejected the tool call for `[^`]+` with (id |reason: )/s,
+      source: "langchain 1.5.2",
+    },
+    // ToolNode (prebuilt/tool_node.py), before the tool is called: an unknown tool
+    // (INVALID_TOOL_NAME_ERROR_TEMPLATE) or arguments it refused (TOOL_INVOCATION_ERROR_TEMPLATE).
+    {
+      evidence: "not_run",
+      pattern:
+        /^(Error: \S+ is not a valid tool, try one of \[.*\]\.$|Error invoking tool '[^']+' with kwargs )/s,
+      source: "langgraph-prebuilt 1.1.3",
+    },
+    // ToolNode once the body raised (TOOL_EXECUTION_ERROR_TEMPLATE).
+    {
+      evidence: "may_have_run",
+      pattern: /^Error executing tool '[^']+' with kwargs /,
+      source: "langgraph-prebuilt 1.1.3",
+    },
+  ],
   // pydantic-ai-slim 2.68.0, _deferred.py: ToolDenied's default message.
   "pydantic-ai": [
     { evidence: "rejected", pattern: /^The tool call was denied\.$/, source: "pydantic-ai-slim 2.68.0" },
+    // tool_manager.py: a call to a tool the run does not offer is answered with a retry
+    // prompt before any tool body runs (a tool withdrawn by its prepare hook, or unknown).
+    {
+      evidence: "not_run",
+      pattern:
+        /^Unknown tool name: '.*'\. (No tools available\.|No tools are available yet: .*|Available tools: .*)$/s,
+      source: "pydantic-ai-slim 2.68.0",
+    },
   ],
 };
 

@@ -131,6 +131,13 @@ function failureOf(signal: DeliverySignal): EntryError {
 const SENT_AGAIN = "It will be sent again unchanged, with the same idempotency key.";
 const LOST =
   "The server cannot tell whether the action ran. Your answer is kept; check the result before answering again.";
+const ANSWERED_UNSEEN =
+  "The server no longer waits for this answer: it was used, or the question was answered elsewhere, and the server cannot show which. Your answer is kept; check the result before answering again.";
+/** pydantic-ai's refusal of a resume for a call it no longer waits on (ui/_adapter.py). */
+const PYDANTIC_AI_NOT_WAITING = /that the stored conversation is not waiting on\b/;
+/** pydantic-ai, history held by the client, given none (_agent_graph.py). */
+const PYDANTIC_AI_NO_HISTORY =
+  /^(Tool call results were provided, but the message history is empty|Processed history cannot be empty)\./;
 const NOT_RUN =
   "The server reported an error before the action could run, so it did not run. Your answer is kept; review it and answer again.";
 
@@ -171,6 +178,19 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
       !s.replayed &&
       (s.toolEvidence === "none" || s.toolEvidence === "not_run" || s.toolEvidence === "may_have_run"),
     decide: (s) => ({ kind: "lost", reason: s.toolEvidence === "not_run" ? NOT_RUN : LOST, error: null }),
+  }),
+  row({
+    id: "degraded-finished-decline-ran",
+    servers: DEGRADED,
+    verdict: "elsewhere",
+    on: ["run-finished"],
+    when: (s, c) => c.decision !== "approve" && !s.replayed && s.toolEvidence === "ran",
+    decide: () => ({
+      kind: "elsewhere",
+      recordedDecisions: [],
+      reason: "The question was answered differently elsewhere: it was approved, and the action ran.",
+      error: null,
+    }),
   }),
   row({
     id: "run-finished",
@@ -404,6 +424,50 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
       error: failureOf(s),
     }),
   }),
+  // pydantic-ai-slim 2.68.0 (ui/_adapter.py), with the conversation on the server: a
+  // resume for a call the stored conversation no longer waits on is refused with this
+  // RUN_ERROR, after RUN_STARTED, and nothing runs. It says the question was answered,
+  // not how, and a finished conversation cannot be hydrated to find out.
+  row({
+    id: "pydantic-ai-not-waiting-first-send",
+    servers: DEGRADED,
+    verdict: "elsewhere",
+    on: ["run-error"],
+    when: (s, c) =>
+      c.serverFamily === "pydantic-ai" && !c.sentBefore && PYDANTIC_AI_NOT_WAITING.test(s.message ?? ""),
+    decide: (s) => ({
+      kind: "elsewhere",
+      recordedDecisions: [],
+      reason: "The question was already answered elsewhere. This answer was not used.",
+      error: errorOf(s),
+    }),
+  }),
+  row({
+    id: "pydantic-ai-not-waiting-after-send",
+    servers: DEGRADED,
+    verdict: "lost",
+    on: ["run-error"],
+    when: (s, c) =>
+      c.serverFamily === "pydantic-ai" && c.sentBefore && PYDANTIC_AI_NOT_WAITING.test(s.message ?? ""),
+    decide: (s) => ({ kind: "lost", reason: ANSWERED_UNSEEN, error: errorOf(s) }),
+  }),
+  // The same adapter with the conversation held by the client (its default) refuses a
+  // request without the whole conversation, before any tool runs. Our answers carry only
+  // the resume, so no resend can succeed, and its hydration fails the same way.
+  row({
+    id: "pydantic-ai-history-missing",
+    servers: DEGRADED,
+    verdict: "needs_user",
+    on: ["run-error"],
+    when: (s, c) => c.serverFamily === "pydantic-ai" && PYDANTIC_AI_NO_HISTORY.test(s.message ?? ""),
+    decide: (s) => ({
+      kind: "needs_user",
+      hydrate: false,
+      reason:
+        "This server expects the whole conversation with every request, and the answer carries only itself: nothing ran. Your answer is kept.",
+      error: failureOf(s),
+    }),
+  }),
   row({
     id: "degraded-error-after-run-started",
     servers: DEGRADED,
@@ -605,6 +669,22 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
       error: null,
     }),
   }),
+  // pydantic-ai saves the conversation only when a run ends: a run cut after
+  // RUN_STARTED leaves the question open although the tool may have run, and it runs
+  // an identical resend again (no idempotency).
+  row({
+    id: "pydantic-ai-open-after-cut",
+    servers: DEGRADED,
+    verdict: "lost",
+    on: ["hydrated"],
+    when: (s, c) =>
+      c.serverFamily === "pydantic-ai" &&
+      c.decision === "approve" &&
+      c.acked &&
+      s.interruptStillOpen &&
+      (s.toolEvidence === "none" || s.toolEvidence === "may_have_run"),
+    decide: () => ({ kind: "lost", reason: LOST, error: null }),
+  }),
   row({
     // "Lost" needs evidence the tool may have run: a question still open with
     // nothing run is retried with the same key (the budget, then a stall, brakes it).
@@ -614,10 +694,13 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     on: ["hydrated"],
     // On a contract server an open question is the occurrence still PENDING: nothing
     // claimed it. Agent Framework 1.0.1 shows a consumed question as open while
-    // every resend is NOT_FOUND, so there only a never-sent answer is retried.
+    // every resend is NOT_FOUND, so there only a never-sent answer is retried. Nor one
+    // whose RUN_STARTED arrived: the server took it, and ag-ui-langgraph 0.0.47 keeps
+    // the run going after the stream drops, its thread showing the question open until
+    // the tool's step commits; a resend then can run the tool twice.
     when: (s, c) =>
       c.decision === "approve" &&
-      (c.serverKind === "contract" || !c.sentBefore) &&
+      (c.serverKind === "contract" || (!c.sentBefore && !c.acked)) &&
       s.interruptStillOpen &&
       (s.toolEvidence === "none" || s.toolEvidence === "not_run"),
     decide: () => ({
@@ -699,9 +782,14 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
       c.decision !== "approve" &&
       (s.toolEvidence === "none" || s.toolEvidence === "not_run") &&
       s.interruptStillOpen,
-    decide: () => ({
+    // After RUN_STARTED on a server without the contract the server took the answer,
+    // and the open question may only be a thread read before the run moved on.
+    decide: (_s, c) => ({
       kind: "lost",
-      reason: "The server did not take the answer and the question is still open. Your answer is kept.",
+      reason:
+        c.serverKind === "degraded" && c.acked
+          ? "The server took the answer, but cannot tell yet whether it took effect. Your answer is kept; check the result before answering again."
+          : "The server did not take the answer and the question is still open. Your answer is kept.",
       error: null,
     }),
   }),

@@ -31,6 +31,12 @@ const PROSE: Readonly<Record<string, RowProse>> = {
       'A finished run is not evidence that the tool ran: Agent Framework 1.0.1 finishes with "Error: Function failed." when the tool is unavailable, and nothing ran.',
     decision: "Lost, the answer kept: the marker cannot say whether the body started, so never applied.",
   },
+  "degraded-finished-decline-ran": {
+    signal:
+      "RUN_FINISHED after our rejection or cancel, the streamed thread showing the tool's own result (no contract)",
+    description:
+      "An approval resolved the call first and the tool ran: ag-ui-langgraph 0.0.47 answers a resume on a thread with no open interrupt with a plain RUN_FINISHED, whatever it says.",
+  },
   "run-finished": {
     signal: "RUN_FINISHED after our resume, or with x-resume.replayed",
     description: "The run that carried the answer finished, or the server replayed the recorded outcome.",
@@ -125,6 +131,28 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     decision:
       "On a server without the contract, an APPROVAL_RESUME_INVALID whose message matches none of the known texts lands here.",
   },
+  "pydantic-ai-not-waiting-first-send": {
+    signal:
+      'RUN_ERROR "… that the stored conversation is not waiting on …" from pydantic-ai (interrupt id int-<toolCallId>), on a first send',
+    description:
+      "pydantic-ai refuses a resume for a call its stored conversation no longer waits on, and runs nothing: another answer came first.",
+    decision:
+      "Detected from what the server serves (pydantic-ai names its interrupts int-<toolCallId>); outranks RUN_STARTED, which pydantic-ai sends before this error.",
+  },
+  "pydantic-ai-not-waiting-after-send": {
+    signal: "the same RUN_ERROR from pydantic-ai after an earlier send of this answer",
+    description:
+      "Our earlier send or another device answered it; a finished pydantic-ai conversation cannot be hydrated, so nothing shows whether the tool ran.",
+    decision: "Lost, answer kept, rather than applied: no evidence says the tool ran.",
+  },
+  "pydantic-ai-history-missing": {
+    signal:
+      'RUN_ERROR "Tool call results were provided, but the message history is empty." (or "Processed history cannot be empty.") from pydantic-ai',
+    description:
+      "pydantic-ai with the conversation held by the client refuses a request without it, before any tool runs; no resend of the answer alone can succeed.",
+    decision:
+      "Needs you, without a hydration (which fails the same way): resending or hydrating here looped without end (16,511 POSTs in about 50 s).",
+  },
   "degraded-error-after-run-started": {
     signal: "RUN_ERROR (an exception name, or no code) after RUN_STARTED (no contract)",
     description:
@@ -215,6 +243,12 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     signal: "hydration after an approval: the thread shows the server's rejection marker for the call",
     description:
       "Another device rejected first (Agent Framework stores a rejection as a tool message): nothing ran.",
+  },
+  "pydantic-ai-open-after-cut": {
+    signal: "hydration after RUN_STARTED and a cut: the pydantic-ai question still open, no tool result",
+    description:
+      "pydantic-ai saves the conversation only when a run ends, so a run cut after RUN_STARTED leaves the question open although the tool may have run; an identical resend runs it again.",
+    decision: "Lost, answer kept, never resent: the open question is not evidence that nothing ran.",
   },
   "hydrated-approve-still-open": {
     signal: "hydration after the first attempt of an approval: the question still open, no tool result",

@@ -31,7 +31,7 @@ interface ReleaseExpectations {
   readonly dropAfterToolResult: Verdict;
   /**
    * The reported release's thread still shows the consumed question as open after the
-   * drop: the same submission goes once more, is answered NOT_FOUND, and that ends it.
+   * drop; its RUN_STARTED arrived, so the server took the answer and nothing is resent.
    */
   readonly dropAfterToolResultAttempts: number;
   /** How a resend after a success is answered: replayed, or NOT_FOUND then reconciled. */
@@ -74,7 +74,7 @@ const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
       failureAfterTool: "lost",
       failureAfterToolAttempts: 2,
       dropAfterToolResult: "lost",
-      dropAfterToolResultAttempts: 2,
+      dropAfterToolResultAttempts: 1,
       duplicateAnswer: "not-found",
       rejectDropped: "lost",
       toolUnavailable: { verdict: "lost", attempts: 1, executions: 0 },

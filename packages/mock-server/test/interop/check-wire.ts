@@ -25,13 +25,23 @@ export interface RunReply {
   readonly body: string;
 }
 
-export const types = (reply: RunReply) => reply.frames.map((frame) => String(frame.event.type));
+/**
+ * Events that say nothing about the run's lifecycle, the tool or the model's turn: raw
+ * framework events, state snapshots and steps (ag-ui-langgraph sends many of each).
+ */
+const PLUMBING = new Set(["RAW", "STATE_SNAPSHOT", "STATE_DELTA", "STEP_STARTED", "STEP_FINISHED", "CUSTOM"]);
+export const types = (reply: RunReply) =>
+  reply.frames.map((frame) => String(frame.event.type)).filter((type) => !PLUMBING.has(type));
 export const runError = (reply: RunReply) =>
   reply.frames.find((frame) => frame.event.type === "RUN_ERROR")?.event;
 export const finished = (reply: RunReply) =>
   reply.frames.find((frame) => frame.event.type === "RUN_FINISHED")?.event;
 export const codeOf = (reply: RunReply) =>
-  reply.status >= 400 ? `HTTP ${reply.status}` : String(runError(reply)?.code ?? "no error");
+  reply.status >= 400
+    ? `HTTP ${reply.status}`
+    : runError(reply) === undefined
+      ? "no error"
+      : String(runError(reply)?.code ?? "RUN_ERROR without a code");
 export const metadataOf = (event: Record<string, unknown> | undefined, key: string) =>
   (event?.metadata as Record<string, Record<string, unknown>> | undefined)?.[key];
 

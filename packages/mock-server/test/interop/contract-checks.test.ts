@@ -4,7 +4,14 @@ import { describe, expect, test } from "vitest";
 import { peerUnavailableReason } from "./agent-framework-peer";
 import { CONTRACT_CHECKS, runChecks, SERVER_CHECKS } from "./contract-checks";
 import { INTEROP_COLUMNS, type InteropColumnId, readInteropTable } from "./interop-table";
-import { type RunningTarget, startAgentFrameworkTarget, startMockTarget } from "./interop-targets";
+import {
+  type RunningTarget,
+  startAgentFrameworkTarget,
+  startLangGraphTarget,
+  startMockTarget,
+} from "./interop-targets";
+import { langGraphPeerUnavailableReason } from "./langgraph-peer";
+import { pydanticAiPeerUnavailableReason, startPydanticAiTarget } from "./pydantic-ai-peer";
 
 // docs/interop.md states which recovery-contract checks each server passes. This runs
 // the checks again and holds the document to them: the mock in contract mode must pass
@@ -24,6 +31,17 @@ for (const [columnId, release] of [
   unavailable[columnId] = reason;
   console.warn(`skipped (the column ${columnId}): ${reason}`);
 }
+const langGraphUnavailable = langGraphPeerUnavailableReason();
+if (langGraphUnavailable !== undefined) {
+  unavailable.langgraph = langGraphUnavailable;
+  console.warn(`skipped (the column langgraph): ${langGraphUnavailable}`);
+}
+
+const pydanticAiUnavailable = pydanticAiPeerUnavailableReason();
+if (pydanticAiUnavailable !== undefined) {
+  unavailable["pydantic-ai"] = pydanticAiUnavailable;
+  console.warn(`skipped (the column pydantic-ai): ${pydanticAiUnavailable}`);
+}
 
 const starters: Record<InteropColumnId, () => Promise<RunningTarget>> = {
   contract: () => startMockTarget("fixed"),
@@ -31,21 +49,34 @@ const starters: Record<InteropColumnId, () => Promise<RunningTarget>> = {
   "agent-framework": () => startAgentFrameworkTarget("current"),
   "af-legacy": () => startMockTarget("af-legacy"),
   "agent-framework-reported": () => startAgentFrameworkTarget("reported"),
+  langgraph: startLangGraphTarget,
+  "pydantic-ai": startPydanticAiTarget,
 };
 
 test("docs/interop.md lists every check, once", () => {
   expect([...documented.keys()]).toEqual(SERVER_CHECKS.map((check) => check.id));
 });
 
+/**
+ * Rows whose result on a server is a race, not a rule: ag-ui-langgraph 0.0.47 neither
+ * stops a run when its client goes nor serialises two runs of one thread, so whether a
+ * second resume runs the tool again depends on how far the first got. The table shows
+ * one measurement; these rows are not held to it.
+ */
+const RACES: Partial<Record<InteropColumnId, readonly string[]>> = {
+  langgraph: ["drop-retry", "concurrent-duplicate"],
+};
+
 describe.each(INTEROP_COLUMNS.map((column) => column.id))("%s", (columnId) => {
   const skip = unavailable[columnId] !== undefined;
-  test.skipIf(skip)("passes and fails the checks as docs/interop.md says", { timeout: 60_000 }, async () => {
+  test.skipIf(skip)("passes and fails the checks as docs/interop.md says", { timeout: 150_000 }, async () => {
     const target = await starters[columnId]();
     try {
       const results = await runChecks(target);
-      const observed = Object.fromEntries([...results].map(([id, result]) => [id, result.pass]));
+      const held = ([id]: readonly [string, unknown]) => !RACES[columnId]?.includes(id);
+      const observed = Object.fromEntries([...results].filter(held).map(([id, result]) => [id, result.pass]));
       const expected = Object.fromEntries(
-        [...documented].map(([id, columns]) => [id, columns.get(columnId)]),
+        [...documented].filter(held).map(([id, columns]) => [id, columns.get(columnId)]),
       );
       expect(observed).toEqual(expected);
     } finally {

@@ -14,6 +14,25 @@ function releaseTitle(requirementsFile: string): string {
   return `Agent Framework (ag-ui ${pinned("agent-framework-ag-ui")}, core ${pinned("agent-framework-core")})`;
 }
 
+function langGraphTitle(): string {
+  const pins = readFileSync(
+    fileURLToPath(new URL("../../../../e2e/peers/langgraph/requirements.txt", import.meta.url)),
+    "utf8",
+  );
+  const pinned = (name: string) =>
+    new RegExp(`^${name}(\\[[\\w,]+\\])?==(\\S+)$`, "m").exec(pins)?.[2] ?? "?";
+  return `LangGraph (ag-ui-langgraph ${pinned("ag-ui-langgraph")}, langgraph ${pinned("langgraph")})`;
+}
+
+function pydanticAiTitle(): string {
+  const pins = readFileSync(
+    fileURLToPath(new URL("../../../../e2e/peers/pydantic-ai/requirements.txt", import.meta.url)),
+    "utf8",
+  );
+  const pinned = /^pydantic-ai-slim\[ag-ui\]==(\S+)$/m.exec(pins)?.[1] ?? "?";
+  return `pydantic-ai (pydantic-ai-slim ${pinned}, history on the server)`;
+}
+
 /** Each emulation stands beside the real release it emulates. */
 export const INTEROP_COLUMNS = [
   { id: "contract", title: "mock, contract" },
@@ -21,6 +40,8 @@ export const INTEROP_COLUMNS = [
   { id: "agent-framework", title: releaseTitle("requirements.txt") },
   { id: "af-legacy", title: "mock, af-legacy" },
   { id: "agent-framework-reported", title: releaseTitle("requirements-reported.txt") },
+  { id: "langgraph", title: langGraphTitle() },
+  { id: "pydantic-ai", title: pydanticAiTitle() },
 ] as const;
 
 export type InteropColumnId = (typeof INTEROP_COLUMNS)[number]["id"];

@@ -4,6 +4,7 @@
 import { type MockMode, startMockServer } from "../../src/index";
 import { type PeerRelease, startAgentFrameworkPeer } from "./agent-framework-peer";
 import type { CheckTarget } from "./contract-checks";
+import { startLangGraphPeer } from "./langgraph-peer";
 
 export interface RunningTarget extends CheckTarget {
   readonly close: () => Promise<void>;
@@ -30,5 +31,10 @@ export async function startMockTarget(mode: MockMode): Promise<RunningTarget> {
 
 export async function startAgentFrameworkTarget(release: PeerRelease): Promise<RunningTarget> {
   const peer = await startAgentFrameworkPeer(release);
+  return { url: peer.url, ledger: peer.ledger, chaos: peer.chaos, close: peer.close };
+}
+
+export async function startLangGraphTarget(): Promise<RunningTarget> {
+  const peer = await startLangGraphPeer();
   return { url: peer.url, ledger: peer.ledger, chaos: peer.chaos, close: peer.close };
 }
