@@ -225,7 +225,7 @@ describe("the real pydantic-ai AG-UI server, history held on the server", () => 
       await expectHonest(final, "pyd-duplicate");
       // Its refusal ("not waiting on") says it was answered, not how: lost, the answer kept.
       expect(final).toMatchObject({ state: "lost", lastError: { kind: "run_error" } });
-      expect(final.verdictDetail).toMatch(/cannot show which/);
+      expect(final.verdictDetail).toMatch(/cannot tell whether the action ran/);
     },
   );
 
