@@ -131,8 +131,6 @@ function failureOf(signal: DeliverySignal): EntryError {
 const SENT_AGAIN = "It will be sent again unchanged, with the same idempotency key.";
 const LOST =
   "The server cannot tell whether the action ran. Your answer is kept; check the result before answering again.";
-const ANSWERED_UNSEEN =
-  "The server no longer waits for this answer: it was used, or the question was answered elsewhere, and the server cannot show which. Your answer is kept; check the result before answering again.";
 /** pydantic-ai's refusal of a resume for a call it no longer waits on (ui/_adapter.py). */
 const PYDANTIC_AI_NOT_WAITING = /that the stored conversation is not waiting on\b/;
 /** pydantic-ai, history held by the client, given none (_agent_graph.py). */
@@ -438,7 +436,7 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     decide: (s) => ({
       kind: "elsewhere",
       recordedDecisions: [],
-      reason: "The question was already answered elsewhere. This answer was not used.",
+      reason: "The question was already answered elsewhere.",
       error: errorOf(s),
     }),
   }),
@@ -449,7 +447,7 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     on: ["run-error"],
     when: (s, c) =>
       c.serverFamily === "pydantic-ai" && c.sentBefore && PYDANTIC_AI_NOT_WAITING.test(s.message ?? ""),
-    decide: (s) => ({ kind: "lost", reason: ANSWERED_UNSEEN, error: errorOf(s) }),
+    decide: (s) => ({ kind: "lost", reason: LOST, error: errorOf(s) }),
   }),
   // The same adapter with the conversation held by the client (its default) refuses a
   // request without the whole conversation, before any tool runs. Our answers carry only
@@ -463,8 +461,7 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     decide: (s) => ({
       kind: "needs_user",
       hydrate: false,
-      reason:
-        "This server expects the whole conversation with every request, and the answer carries only itself: nothing ran. Your answer is kept.",
+      reason: "This server needs the whole conversation with each request; nothing ran. Your answer is kept.",
       error: failureOf(s),
     }),
   }),
