@@ -55,6 +55,13 @@ const CASES: readonly RowCase[] = [
     expected: { kind: "applied", replayed: false },
   },
   {
+    row: "degraded-finished-batch-skipped",
+    server: "degraded",
+    signal: { type: "run-finished", replayed: false, toolEvidence: "none", skippedInBatch: true },
+    context: { acked: true },
+    expected: { kind: "needs_user", hydrate: true },
+  },
+  {
     row: "degraded-finished-rejected",
     server: "degraded",
     signal: { type: "run-finished", replayed: false, toolEvidence: "rejected" },
@@ -892,4 +899,27 @@ test("a signal of a type no row knows (a newer transport) becomes needs_user, ne
   const verdict = classifyOutcome(bogus, context("contract"));
   expect(verdict).toMatchObject({ kind: "needs_user", rule: UNMATCHED_RULE, hydrate: false });
   expect(verdict.error?.message).toContain("telepathy");
+});
+
+test("a batch answer the server left unread is never applied or lost, approved or rejected", () => {
+  const skipped: DeliverySignal = {
+    type: "run-finished",
+    replayed: false,
+    toolEvidence: "none",
+    skippedInBatch: true,
+  };
+  for (const decision of ["approve", "reject", "cancel"] as const) {
+    const verdict = classifyOutcome(skipped, context("degraded", { acked: true, decision }));
+    expect(verdict).toMatchObject({ kind: "needs_user", rule: "degraded-finished-batch-skipped" });
+  }
+  // Evidence of its own (a result, a rejection marker) decides as before.
+  const ran = classifyOutcome({ ...skipped, toolEvidence: "ran" }, context("degraded", { acked: true }));
+  expect(ran.kind).toBe("applied");
+  const rejected = classifyOutcome(
+    { ...skipped, toolEvidence: "rejected" },
+    context("degraded", { acked: true }),
+  );
+  expect(rejected.kind).toBe("elsewhere");
+  // A contract server's RUN_FINISHED is evidence for every answer of the batch.
+  expect(classifyOutcome(skipped, context("contract", { acked: true })).kind).toBe("applied");
 });

@@ -149,6 +149,23 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     }),
   }),
   row({
+    id: "degraded-finished-batch-skipped",
+    servers: DEGRADED,
+    verdict: "needs_user",
+    on: ["run-finished"],
+    when: (s) => !s.replayed && s.skippedInBatch === true && s.toolEvidence === "none",
+    decide: () => ({
+      kind: "needs_user",
+      hydrate: true,
+      reason:
+        "The server took the other answers sent with this one but not this one, so its action did not run. Your answer is kept; send it again to deliver it.",
+      error: {
+        kind: "run_error",
+        message: "The run finished with the other answers of the request taken and nothing for this one.",
+      },
+    }),
+  }),
+  row({
     id: "degraded-finished-rejected",
     servers: DEGRADED,
     verdict: "elsewhere",
