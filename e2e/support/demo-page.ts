@@ -85,6 +85,8 @@ export interface StoredEntry {
   readonly namespace: string;
   readonly threadId: string;
   readonly interruptId: string;
+  /** The tool call the interrupt guards, where the server names it apart from the interrupt. */
+  readonly toolCallId?: string;
   readonly state: string;
   readonly decision: unknown;
   readonly attempts: number;
