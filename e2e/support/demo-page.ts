@@ -121,6 +121,7 @@ export async function readStoredEntries(page: Page, dbName = "agui-outbox-demo")
           namespace: String(entry.namespace),
           threadId: String(entry.threadId),
           interruptId: String(entry.interruptId),
+          ...(typeof entry.toolCallId === "string" ? { toolCallId: entry.toolCallId } : {}),
           state: String(entry.state),
           decision: entry.decision,
           attempts: Number(entry.attempts),

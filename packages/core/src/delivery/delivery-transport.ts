@@ -175,7 +175,18 @@ export class DeliveryTransport {
     const toolEvidence = evidenceOf(entry);
     const others = this.#batchMembers(entry).filter((member) => member.key !== entry.key);
     const skippedInBatch = toolEvidence === "none" && others.some((member) => evidenceOf(member) !== "none");
-    return { ...signal, toolEvidence, ...(skippedInBatch ? { skippedInBatch } : {}) };
+    const callId = entry.toolCallId ?? entry.interruptId;
+    const askedAgain = this.#options.threads
+      .get(entry.threadId)
+      .pendingInterrupts.some(
+        (interrupt) => interrupt.id === entry.interruptId || interrupt.toolCallId === callId,
+      );
+    return {
+      ...signal,
+      toolEvidence,
+      ...(skippedInBatch ? { skippedInBatch } : {}),
+      ...(askedAgain ? { askedAgain } : {}),
+    };
   }
 
   /** The answers one request carries with `entry`'s (its batch), `entry` among them. */

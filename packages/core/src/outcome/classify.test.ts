@@ -55,6 +55,13 @@ const CASES: readonly RowCase[] = [
     expected: { kind: "applied", replayed: false },
   },
   {
+    row: "degraded-finished-asked-again",
+    server: "degraded",
+    signal: { type: "run-finished", replayed: false, toolEvidence: "rejected", askedAgain: true },
+    context: { acked: true, decision: "reject" },
+    expected: { kind: "needs_user", hydrate: true },
+  },
+  {
     row: "degraded-finished-batch-skipped",
     server: "degraded",
     signal: { type: "run-finished", replayed: false, toolEvidence: "none", skippedInBatch: true },
@@ -922,4 +929,20 @@ test("a batch answer the server left unread is never applied or lost, approved o
   expect(rejected.kind).toBe("elsewhere");
   // A contract server's RUN_FINISHED is evidence for every answer of the batch.
   expect(classifyOutcome(skipped, context("contract", { acked: true })).kind).toBe("applied");
+});
+
+test("a question the server asks again was not answered: never applied, whatever the decision", () => {
+  const again: DeliverySignal = {
+    type: "run-finished",
+    replayed: false,
+    toolEvidence: "none",
+    askedAgain: true,
+  };
+  for (const decision of ["approve", "reject", "cancel"] as const) {
+    const verdict = classifyOutcome(again, context("degraded", { acked: true, decision }));
+    expect(verdict).toMatchObject({ kind: "needs_user", rule: "degraded-finished-asked-again" });
+  }
+  // The tool's own result outweighs the new question: it ran.
+  const ran = classifyOutcome({ ...again, toolEvidence: "ran" }, context("degraded", { acked: true }));
+  expect(ran.kind).toBe("applied");
 });

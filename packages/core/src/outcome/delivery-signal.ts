@@ -25,6 +25,13 @@ export type DeliverySignal =
        * Framework 1.0.1 reads only a resume's first entry).
        */
       readonly skippedInBatch?: boolean;
+      /**
+       * Servers without the contract: the run finished with this answer's question
+       * (its interrupt, or one for its tool call) still open: the answer was not
+       * taken. Agent Framework 1.7.0 does so with a resume that approves one call
+       * and rejects another.
+       */
+      readonly askedAgain?: boolean;
     }
   /**
    * `RUN_STARTED` after our resume. `acked`: `x-resume.ack === "claimed"` named our

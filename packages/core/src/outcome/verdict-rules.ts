@@ -131,6 +131,7 @@ function failureOf(signal: DeliverySignal): EntryError {
 const SENT_AGAIN = "It will be sent again unchanged, with the same idempotency key.";
 const LOST =
   "The server cannot tell whether the action ran. Your answer is kept; check the result before answering again.";
+const NOT_TAKEN = "this answer was not taken and its action did not run. Your answer is kept; send it again.";
 const NOT_RUN =
   "The server reported an error before the action could run, so it did not run. Your answer is kept; review it and answer again.";
 
@@ -149,6 +150,19 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     }),
   }),
   row({
+    id: "degraded-finished-asked-again",
+    servers: DEGRADED,
+    verdict: "needs_user",
+    on: ["run-finished"],
+    when: (s) => !s.replayed && s.askedAgain === true && s.toolEvidence !== "ran",
+    decide: () => ({
+      kind: "needs_user",
+      hydrate: true,
+      reason: `The server asks this question again: ${NOT_TAKEN}`,
+      error: { kind: "run_error", message: "The question is still open." },
+    }),
+  }),
+  row({
     id: "degraded-finished-batch-skipped",
     servers: DEGRADED,
     verdict: "needs_user",
@@ -157,12 +171,8 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     decide: () => ({
       kind: "needs_user",
       hydrate: true,
-      reason:
-        "The server took the other answers sent with this one but not this one, so its action did not run. Your answer is kept; send it again to deliver it.",
-      error: {
-        kind: "run_error",
-        message: "The run finished with the other answers of the request taken and nothing for this one.",
-      },
+      reason: `The server took only the other answers sent with it: ${NOT_TAKEN}`,
+      error: { kind: "run_error", message: "Only the other answers were taken." },
     }),
   }),
   row({

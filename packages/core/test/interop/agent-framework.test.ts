@@ -59,6 +59,12 @@ interface ReleaseExpectations {
    * is applied, the other is kept for the person (nothing ran for it).
    */
   readonly batch: { readonly states: readonly string[]; readonly executions: number };
+  /**
+   * The first approved, the second rejected, in one resume. The current release runs
+   * neither and asks the rejected call again under a new interrupt id: neither answer
+   * was taken. The reported one takes the approval (the first entry) only.
+   */
+  readonly mixedBatch: { readonly states: readonly string[]; readonly executions: number };
 }
 
 const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
@@ -73,6 +79,7 @@ const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
       rejectDropped: "applied",
       toolUnavailable: { verdict: "applied", attempts: 2, executions: 1 },
       batch: { states: ["applied", "applied"], executions: 2 },
+      mixedBatch: { states: ["needs_user", "needs_user"], executions: 0 },
     },
   ],
   [
@@ -86,6 +93,7 @@ const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
       rejectDropped: "lost",
       toolUnavailable: { verdict: "lost", attempts: 1, executions: 0 },
       batch: { states: ["applied", "needs_user"], executions: 1 },
+      mixedBatch: { states: ["applied", "needs_user"], executions: 1 },
     },
   ],
 ];
@@ -181,6 +189,30 @@ describe.each(RELEASES)("the real Agent Framework server, %s release", (release,
       const ranCalls = new Set(ran.map((execution) => execution.toolCallId));
       for (const entry of final)
         expect(entry.state === "applied").toBe(ranCalls.has(entry.toolCallId ?? entry.interruptId));
+    },
+  );
+
+  test.skipIf(unavailable !== undefined)(
+    "one approved, one rejected in one resume: 'applied' only where the server took the answer",
+    async () => {
+      const client = await started();
+      const thread = client.thread("af-mixed");
+      await thread.send("deploy to prod and staging");
+      const interrupts = thread.store.getState().pendingInterrupts;
+      expect(interrupts).toHaveLength(2);
+      const entries: OutboxEntry[] = [];
+      for (const [index, interrupt] of interrupts.entries()) {
+        const approved = index === 0;
+        entries.push(await client.answer({ threadId: "af-mixed", interruptId: interrupt.id, approved }));
+      }
+      const final = await Promise.all(entries.map((entry) => settled(client, entry.key)));
+      const ran = await executions("af-mixed");
+      // 1.7.0 runs neither and asks the rejected call again; 1.0.1 takes the first entry only.
+      expect(final.map((entry) => entry.state)).toEqual(expected.mixedBatch.states);
+      expect(ran).toHaveLength(expected.mixedBatch.executions);
+      expect(
+        final.every((entry) => entry.decision.kind === (entry === final[0] ? "approve" : "reject")),
+      ).toBe(true);
     },
   );
 
