@@ -154,3 +154,16 @@ test("af-legacy: two questions answered → one request; the first applied, the 
   expect(skipped.verdictDetail).toMatch(/did not run/);
   expect(skipped.decision).toEqual({ kind: "approve" });
 });
+
+test("af-legacy: two rejections in one request; the one it read is delivered, the other kept (still open there)", async () => {
+  const harness = await startHarness({ mode: "af-legacy" });
+  const client = makeClient(harness);
+  await client.start();
+  const [prod, staging] = await askTwice(client, "t-legacy-reject");
+  if (!prod || !staging) throw new Error("two interrupts expected");
+  const first = await client.answer({ threadId: "t-legacy-reject", interruptId: prod.id, approved: false });
+  const second = await client.answer({ threadId: "t-legacy-reject", interruptId: staging.id, approved: false });
+  const final = await Promise.all([settled(client, first.key), settled(client, second.key)]);
+  expect(final.map((entry) => entry.state).sort()).toEqual(["applied", "needs_user"]);
+  expect(await ledger(harness)).toHaveLength(0);
+});

@@ -321,6 +321,9 @@ export class AfEngine implements AfShared {
     const thread = threadOf(this.#deps.state(), threadId, this.#deps.options.clock.now());
     thread.messages.push({ id: messageId, role: "assistant", content: text });
     this.#deps.save();
+    // Both releases end a resume's turn with the thread as stored: a rejection shows
+    // there as the call's tool message, and a call they did not take shows nothing.
+    emit({ type: "MESSAGES_SNAPSHOT", messages: thread.messages } as AgUiEvent);
     emit({ type: "RUN_FINISHED", threadId, runId, outcome: { type: "success" } } as AgUiEvent);
   }
 
