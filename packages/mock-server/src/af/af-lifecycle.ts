@@ -6,7 +6,6 @@ import {
 } from "@agui-outbox/core/protocol";
 import { canonicalJson } from "@agui-outbox/server";
 import { FaultPoint } from "../chaos/fault";
-import { isOpen } from "../engine/resume-verdict";
 import { type Occurrence, OccurrenceState, occurrenceKey } from "../state/mock-state";
 import type { AfShared, AfSink, ToolResult } from "./af-engine";
 import {
@@ -111,7 +110,10 @@ export class AfLifecycle {
     const answered = new Set(answers.map((answer) => answer.entry.interruptId));
     const omitted = Object.values(state.occurrences).find(
       (occurrence) =>
-        occurrence.threadId === threadId && !answered.has(occurrence.interruptId) && isOpen(occurrence, now),
+        occurrence.threadId === threadId &&
+        !answered.has(occurrence.interruptId) &&
+        occurrence.state === OccurrenceState.pending &&
+        (occurrence.result !== null || occurrence.expiresAt > now),
     );
     if (omitted !== undefined) {
       emit(missingInterrupt(omitted.interruptId));
