@@ -54,7 +54,7 @@ export function checkInvariants(observed: Observation): string[] {
 
   // "Applied" must be true: an approval ran the tool, a rejection did not.
   for (const entry of entries) {
-    const ran = runs.get(entry.interruptId) ?? 0;
+    const ran = runs.get(entry.toolCallId ?? entry.interruptId) ?? 0;
     const occurrence = observed.occurrences.find((item) => item.interruptId === entry.interruptId);
     if (entry.state !== "applied") continue;
     const approved = observed.decision !== "reject";

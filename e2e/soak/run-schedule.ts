@@ -4,6 +4,8 @@ import { type Browser, expect, type Page } from "@playwright/test";
 import {
   approvalCard,
   askToDeploy,
+  CONTRACT,
+  DEGRADED,
   openThread,
   readStoredEntries,
   type StoredEntry,
@@ -93,6 +95,7 @@ export async function runSchedule(
   };
   const threadId = `soak-${schedule.seed}-${randomUUID().slice(0, 4)}`;
   await mock.reset();
+  await mock.setMode(schedule.server);
   const context = await browser.newContext({ baseURL });
   // Capabilities failing at start: the client must send nothing until it knows the server.
   let capabilityFailures = schedule.capabilityFailures;
@@ -107,13 +110,14 @@ export async function runSchedule(
   try {
     const tabs: (Page | null)[] = [await context.newPage()];
     const first = tabs[0] as Page;
-    await openThread(first, threadId);
+    const serverSays = schedule.server === "fixed" ? CONTRACT : DEGRADED;
+    await openThread(first, threadId, serverSays);
     mark("open");
     await ask(first, schedule);
     mark("ask");
     if (schedule.secondTab) {
       const second = await context.newPage();
-      await openThread(second, threadId);
+      await openThread(second, threadId, serverSays);
       await expect(second.locator('[data-testid="approval-card"][data-state="unanswered"]')).toHaveCount(
         schedule.questions,
       );

@@ -11,8 +11,13 @@ export type Step =
   | { readonly kind: "reload"; readonly tab: number }
   | { readonly kind: "close-first-tab" };
 
+/** The server the schedule runs against: the contract, or an emulation of a server without it. */
+export type SoakServer = "fixed" | "af-legacy" | "af-lifecycle";
+
 export interface Schedule {
   readonly seed: number;
+  /** "fixed" is the contract; the af-* schedules ask two questions of a server without it. */
+  readonly server: SoakServer;
   readonly decision: Decision;
   /** Open a second tab of the same browser before answering. */
   readonly secondTab: boolean;
@@ -55,6 +60,27 @@ const FAULTS: readonly FaultDraw[] = [
   (r) => ({ point: "mid-stream", action: "drop", afterEvents: r.int(1, 6) }),
 ];
 
+// Faults both emulations of servers without the contract answer as their releases do;
+// crashes are left to the contract, whose recovery the soak is about.
+const DEGRADED_FAULTS: readonly FaultDraw[] = [
+  (r) => ({ point: "before-response", action: "status", status: 503, retryAfterMs: r.int(0, 1000) }),
+  (r) => ({ point: "before-response", action: "delay", delayMs: r.int(100, 1000) }),
+  (r) => ({ point: "mid-stream", action: "drop", afterEvents: r.int(1, 6) }),
+];
+
+/**
+ * About one schedule in eight asks two questions of a server without the contract.
+ * Drawn from a stream of its own, so every other schedule of a seed is the one it
+ * was before these existed.
+ */
+function drawServer(seed: number): { server: SoakServer; faults: Omit<Fault, "threadId">[] } | undefined {
+  const random = mulberry32((seed ^ 0x5bd1e995) >>> 0);
+  if (!random.chance(0.125)) return undefined;
+  const server = random.pick<SoakServer>(["af-legacy", "af-lifecycle"]);
+  const faults = Array.from({ length: random.int(0, 2) }, () => random.pick(DEGRADED_FAULTS)(random));
+  return { server, faults };
+}
+
 export function drawSchedule(seed: number): Schedule {
   const random = mulberry32(seed);
   const decision = random.pick<Decision>(["approve", "approve", "approve", "approve-edited", "reject"]);
@@ -76,7 +102,20 @@ export function drawSchedule(seed: number): Schedule {
       firstOpen = false;
     } else steps.push({ kind: "reload", tab: secondTab && (!firstOpen || random.chance(0.5)) ? 1 : 0 });
   }
-  return { seed, decision, secondTab, answerIn, questions, capabilityFailures, faults, steps };
+  const degraded = drawServer(seed);
+  if (degraded)
+    return { seed, decision, secondTab, answerIn, capabilityFailures, steps, ...degraded, questions: 2 };
+  return {
+    seed,
+    server: "fixed",
+    decision,
+    secondTab,
+    answerIn,
+    questions,
+    capabilityFailures,
+    faults,
+    steps,
+  };
 }
 
 /** One line for a log: enough to see what a schedule did. */
@@ -95,5 +134,6 @@ export function describeSchedule(schedule: Schedule): string {
   const questions = schedule.questions === 2 ? "2 questions, " : "";
   const capabilities =
     schedule.capabilityFailures > 0 ? `; capabilities fail ×${schedule.capabilityFailures}` : "";
-  return `seed ${schedule.seed}: ${questions}${schedule.decision} in tab ${schedule.answerIn}${schedule.secondTab ? " of 2" : ""}; faults ${faults}; steps ${steps}${capabilities}`;
+  const server = schedule.server === "fixed" ? "" : `${schedule.server}, `;
+  return `seed ${schedule.seed}: ${server}${questions}${schedule.decision} in tab ${schedule.answerIn}${schedule.secondTab ? " of 2" : ""}; faults ${faults}; steps ${steps}${capabilities}`;
 }

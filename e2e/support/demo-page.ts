@@ -85,6 +85,8 @@ export interface StoredEntry {
   readonly namespace: string;
   readonly threadId: string;
   readonly interruptId: string;
+  /** The tool call the interrupt guards, where the server names it apart from the interrupt. */
+  readonly toolCallId?: string;
   readonly state: string;
   readonly decision: unknown;
   readonly attempts: number;
@@ -119,6 +121,7 @@ export async function readStoredEntries(page: Page, dbName = "agui-outbox-demo")
           namespace: String(entry.namespace),
           threadId: String(entry.threadId),
           interruptId: String(entry.interruptId),
+          ...(typeof entry.toolCallId === "string" ? { toolCallId: entry.toolCallId } : {}),
           state: String(entry.state),
           decision: entry.decision,
           attempts: Number(entry.attempts),

@@ -109,9 +109,19 @@ def deploy_call_id(thread_id: str) -> str:
     return f"deploy-{thread_id}"
 
 
+# A message that names both prod and staging ("deploy to prod and staging") asks for two
+# deployments: two approval-gated calls in one turn, `deploy-<threadId>-<target>`. The
+# tool finds its call id here by thread and target.
+batched_calls: dict[tuple[str, str], str] = {}
+
+
+def call_id_for(thread_id: str, target: str) -> str:
+    return batched_calls.get((thread_id, target), deploy_call_id(thread_id))
+
+
 @tool(name="deploy_change", description="Deploy the current change to a target environment.", approval_mode="always_require")
 def deploy_change(target: str) -> str:
-    record_execution("deploy_change", {"target": target}, deploy_call_id(current_thread.get()))
+    record_execution("deploy_change", {"target": target}, call_id_for(current_thread.get(), target))
     delay = faults.take("mid-tool", "delay", current_thread.get())
     if delay:
         time.sleep(int(delay.get("delayMs", 1000)) / 1000)
@@ -123,6 +133,13 @@ def deploy_target(text: str) -> str:
         return "prod"
     named = re.search(r"\bdeploy\b.*?\bto\s+([a-z0-9][a-z0-9_-]*)", text, re.IGNORECASE)
     return named.group(1).lower() if named else "staging"
+
+
+def deploy_targets(text: str) -> list[str]:
+    """Both targets when the message names prod and staging, else the one `deploy_target` reads."""
+    if re.search(r"\bprod(uction)?\b", text, re.IGNORECASE) and re.search(r"\bstaging\b", text, re.IGNORECASE):
+        return ["prod", "staging"]
+    return [deploy_target(text)]
 
 
 def text_of(message: Message) -> str:
@@ -151,16 +168,22 @@ class ScriptedChatClient(FunctionInvocationLayer, ChatMiddlewareLayer, BaseChatC
         if results:
             if faults.take("after-tool", "fail", current_thread.get()):
                 raise RuntimeError("The model provider is unavailable.")
-            outcome = str(results[-1].result or "")
+            # One call: its result. Two in one turn: both results, in order.
+            batch = [result for result in results if result.call_id in batched_calls.values()]
+            outcome = " ".join(str(result.result or "") for result in batch) if batch else str(results[-1].result or "")
             return [Content.from_text(text=outcome or "The deployment was not approved.")]
         last_user = next((m for m in reversed(messages) if m.role == "user"), None)
-        target = deploy_target(text_of(last_user) if last_user else "")
-        call = Content.from_function_call(
-            call_id=deploy_call_id(current_thread.get()),
-            name="deploy_change",
-            arguments=json.dumps({"target": target}),
-        )
-        return [call]
+        thread_id = current_thread.get()
+        targets = deploy_targets(text_of(last_user) if last_user else "")
+        if len(targets) == 1:
+            call_ids = [deploy_call_id(thread_id)]
+        else:
+            call_ids = [f"{deploy_call_id(thread_id)}-{target}" for target in targets]
+            batched_calls.update({(thread_id, target): call_id for target, call_id in zip(targets, call_ids)})
+        return [
+            Content.from_function_call(call_id=call_id, name="deploy_change", arguments=json.dumps({"target": target}))
+            for target, call_id in zip(targets, call_ids)
+        ]
 
 
 agent = Agent(
@@ -211,6 +234,7 @@ async def arm_faults(request: Request) -> JSONResponse:
 @api.post("/__reset")
 def reset() -> dict[str, bool]:
     faults.clear()
+    batched_calls.clear()
     if os.path.exists(LEDGER_PATH):
         os.remove(LEDGER_PATH)
     return {"ok": True}

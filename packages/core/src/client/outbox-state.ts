@@ -35,6 +35,12 @@ export interface ConnectionState {
   readonly link: LinkState;
   /** The rules in force: the recovery contract, or the degraded rules. */
   readonly serverKind: ServerKind;
+  /**
+   * Where `serverKind` comes from: an earlier start's cache, the server's
+   * capabilities, or the fallback after capabilities failed
+   * `CAPABILITY_READS_BEFORE_FALLBACK` times (always `degraded`). Absent until known.
+   */
+  readonly serverKindFrom?: "cache" | "capabilities" | "fallback";
   /** `navigator.onLine`, as a hint. */
   readonly online: boolean;
   /** This tab is the one that sends for the namespace. */

@@ -12,6 +12,13 @@ import type { ConnectionState } from "./outbox-state";
 
 const CAPABILITIES_META_ID = "server-kind";
 
+/**
+ * Failed capability reads (each after a full-jitter backoff) after which the kind
+ * is decided without them: with the default backoff the four waits between them
+ * are drawn from windows of 1, 2, 4 and 8 s, so the decision comes within 15 s.
+ */
+export const CAPABILITY_READS_BEFORE_FALLBACK = 5;
+
 /*
  * Which rules the server in front of us follows:
  *
@@ -19,15 +26,29 @@ const CAPABILITIES_META_ID = "server-kind";
  *      ▲└────────────────capabilities answer──────────────────────────┘  │
  *      └──────── contradicted (the server answered like another kind) ◀──┘
  *   capabilities fail ─▶ link `unreachable`, ask again after a full-jitter backoff
+ *   unknown ──CAPABILITY_READS_BEFORE_FALLBACK failed reads──▶ known(fallback: degraded)
+ *      (the reads go on with backoff; an answer replaces the fallback)
  *
  * Nothing new is sent while the kind is unknown: a body is shaped for a known
  * kind. Until capabilities answer, outcomes of answers already sent are read
  * with the last kind known. A 404 from the capabilities route is an answer (no
  * contract), not an outage.
+ *
+ * The fallback is the bounded end of waiting: a server whose capabilities cannot
+ * be read has shown nothing of the contract, so its answers are read by the
+ * degraded rules, which claim "applied" only with the tool's result in the
+ * thread and never retry blindly after `RUN_STARTED`. `contract` is never
+ * guessed. The degraded body fits a contract server's closed schema too (the
+ * flags a closed schema declares, edits where it declares them). The fallback
+ * is not cached: the next start reads capabilities again.
  */
 export type ServerKindState =
   | { readonly name: "unknown" }
-  | { readonly name: "known"; readonly kind: ServerKind; readonly from: "cache" | "capabilities" };
+  | {
+      readonly name: "known";
+      readonly kind: ServerKind;
+      readonly from: "cache" | "capabilities" | "fallback";
+    };
 
 export interface ServerKindMachineOptions {
   readonly namespace: string;
@@ -84,7 +105,7 @@ export class ServerKindMachine {
     const cached = await opened.getMeta(this.#options.namespace, CAPABILITIES_META_ID).catch(() => undefined);
     if (cached !== "contract" && cached !== "degraded") return false;
     this.#state = { name: "known", kind: cached, from: "cache" };
-    this.#options.connection.setState({ serverKind: cached });
+    this.#options.connection.setState({ serverKind: cached, serverKindFrom: "cache" });
     this.#options.onKnown();
     return true;
   }
@@ -107,10 +128,15 @@ export class ServerKindMachine {
         return;
       }
       const delay = backoffDelay(attempt, { random: deps.random });
+      const failure = isOutboxError(error) ? error.message : "The agent could not be reached.";
+      if (this.#state.name === "unknown" && attempt + 1 >= CAPABILITY_READS_BEFORE_FALLBACK) this.#fallBack();
+      const fallback = this.#state.name === "known" && this.#state.from === "fallback";
       connection.setState({
         link: {
           name: "unreachable",
-          reason: isOutboxError(error) ? error.message : "The agent could not be reached.",
+          reason: fallback
+            ? `${failure} Capabilities could not be read ${attempt + 1} times: answers go with the rules for servers without the recovery contract until they can.`
+            : failure,
           retryAt: deps.now() + delay,
         },
       });
@@ -125,10 +151,17 @@ export class ServerKindMachine {
     if (this.#timer !== undefined) this.#options.deps.timers.clearTimeout(this.#timer);
   }
 
+  /** The bounded end of waiting for capabilities: the cautious kind, never `contract`, not cached. */
+  #fallBack(): void {
+    this.#state = { name: "known", kind: "degraded", from: "fallback" };
+    this.#options.connection.setState({ serverKind: "degraded", serverKindFrom: "fallback" });
+    this.#options.onKnown();
+  }
+
   async #set(kind: ServerKind): Promise<void> {
     const { connection } = this.#options;
     this.#state = { name: "known", kind, from: "capabilities" };
-    connection.setState({ serverKind: kind });
+    connection.setState({ serverKind: kind, serverKindFrom: "capabilities" });
     connection.setState({
       link: connection.getState().online ? { name: "connected", serverKind: kind } : { name: "offline" },
     });

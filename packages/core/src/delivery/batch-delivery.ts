@@ -118,7 +118,14 @@ export class BatchDelivery {
     const verdicts: Array<[string, Verdict]> = [];
     for (const follower of this.#book.followersOf(senderKey)) {
       if (isFinalState(follower.state)) continue;
-      const seen = signal?.type === "hydrated" ? this.#transport.hydratedSignal(follower) : signal;
+      // Read for the follower's own tool call: a hydration, or a finished run on a
+      // server without the contract (whose evidence is the streamed thread).
+      const seen =
+        signal?.type === "hydrated"
+          ? this.#transport.hydratedSignal(follower)
+          : signal?.type === "run-finished" && serverKind === "degraded"
+            ? this.#transport.withToolEvidence(follower, signal)
+            : signal;
       const own = seen && classifyOutcome(seen, outcomeContext(follower, serverKind));
       verdicts.push([follower.key, own && SETTLING.has(own.kind) ? own : verdict]);
     }

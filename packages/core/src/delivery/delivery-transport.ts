@@ -164,14 +164,41 @@ export class DeliveryTransport {
 
   /**
    * A finished run on a server without the contract proves nothing by itself: the
-   * thread it streamed must show the tool's own result (outcome/tool-evidence.ts).
+   * thread it streamed must show `entry`'s own tool result (outcome/tool-evidence.ts),
+   * and, in a batch, whether the server took the other answers but not this one.
    */
-  #withToolEvidence(key: string, signal: DeliverySignal): DeliverySignal {
-    const entry = this.#options.book.get(key);
-    if (signal.type !== "run-finished" || !entry) return signal;
-    const thread = this.#options.threads.get(entry.threadId);
-    const toolEvidence = toolEvidenceIn(thread.messages, entry.toolCallId ?? entry.interruptId, "degraded");
-    return { ...signal, toolEvidence };
+  withToolEvidence(entry: OutboxEntry, signal: DeliverySignal): DeliverySignal {
+    if (signal.type !== "run-finished") return signal;
+    const messages = this.#options.threads.get(entry.threadId).messages;
+    const evidenceOf = (member: OutboxEntry) =>
+      toolEvidenceIn(messages, member.toolCallId ?? member.interruptId, "degraded");
+    const toolEvidence = evidenceOf(entry);
+    const others = this.#batchMembers(entry).filter((member) => member.key !== entry.key);
+    const skippedInBatch = toolEvidence === "none" && others.some((member) => evidenceOf(member) !== "none");
+    const callId = entry.toolCallId ?? entry.interruptId;
+    const askedAgain = this.#options.threads
+      .get(entry.threadId)
+      .pendingInterrupts.some(
+        (interrupt) => interrupt.id === entry.interruptId || interrupt.toolCallId === callId,
+      );
+    return {
+      ...signal,
+      toolEvidence,
+      ...(skippedInBatch ? { skippedInBatch } : {}),
+      ...(askedAgain ? { askedAgain } : {}),
+    };
+  }
+
+  /** The answers one request carries with `entry`'s (its batch), `entry` among them. */
+  #batchMembers(entry: OutboxEntry): OutboxEntry[] {
+    const batch = entry.batch;
+    if (!batch || batch.interruptIds.length < 2) return [entry];
+    const sender = batch.sendsWith ?? entry.key;
+    return [...this.#options.book.values()].filter(
+      (candidate) =>
+        candidate.threadId === entry.threadId &&
+        (candidate.key === sender || candidate.batch?.sendsWith === sender),
+    );
   }
 
   async #httpSignal(response: Response): Promise<DeliverySignal> {
@@ -208,7 +235,8 @@ export class DeliveryTransport {
     });
     // What follows (classifying, re-attaching from the cursor) reads the stored progress.
     await this.#options.book.settled(key);
-    return degraded ? this.#withToolEvidence(key, signal) : signal;
+    const entry = this.#options.book.get(key);
+    return degraded && entry ? this.withToolEvidence(entry, signal) : signal;
   }
 
   /** A promise only when the stream must wait for it (the claim's write). */

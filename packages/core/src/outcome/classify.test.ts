@@ -58,6 +58,20 @@ const CASES: readonly RowCase[] = [
     expected: { kind: "applied", replayed: false },
   },
   {
+    row: "degraded-finished-asked-again",
+    server: "degraded",
+    signal: { type: "run-finished", replayed: false, toolEvidence: "rejected", askedAgain: true },
+    context: { acked: true, decision: "reject" },
+    expected: { kind: "needs_user", hydrate: true },
+  },
+  {
+    row: "degraded-finished-batch-skipped",
+    server: "degraded",
+    signal: { type: "run-finished", replayed: false, toolEvidence: "none", skippedInBatch: true },
+    context: { acked: true },
+    expected: { kind: "needs_user", hydrate: true },
+  },
+  {
     row: "degraded-finished-rejected",
     server: "degraded",
     signal: { type: "run-finished", replayed: false, toolEvidence: "rejected" },
@@ -948,4 +962,43 @@ test('degraded: a rejection whose RUN_STARTED arrived, the question still open â
   expect(notAcked.reason).toMatch(/did not take the answer/);
   expect(acked).toMatchObject({ kind: "lost", rule: "hydrated-decline-still-open" });
   expect(acked.reason).toMatch(/took the answer, but cannot tell yet/);
+});
+
+test("a batch answer the server left unread is never applied or lost, approved or rejected", () => {
+  const skipped: DeliverySignal = {
+    type: "run-finished",
+    replayed: false,
+    toolEvidence: "none",
+    skippedInBatch: true,
+  };
+  for (const decision of ["approve", "reject", "cancel"] as const) {
+    const verdict = classifyOutcome(skipped, context("degraded", { acked: true, decision }));
+    expect(verdict).toMatchObject({ kind: "needs_user", rule: "degraded-finished-batch-skipped" });
+  }
+  // Evidence of its own (a result, a rejection marker) decides as before.
+  const ran = classifyOutcome({ ...skipped, toolEvidence: "ran" }, context("degraded", { acked: true }));
+  expect(ran.kind).toBe("applied");
+  const rejected = classifyOutcome(
+    { ...skipped, toolEvidence: "rejected" },
+    context("degraded", { acked: true }),
+  );
+  expect(rejected.kind).toBe("elsewhere");
+  // A contract server's RUN_FINISHED is evidence for every answer of the batch.
+  expect(classifyOutcome(skipped, context("contract", { acked: true })).kind).toBe("applied");
+});
+
+test("a question the server asks again was not answered: never applied, whatever the decision", () => {
+  const again: DeliverySignal = {
+    type: "run-finished",
+    replayed: false,
+    toolEvidence: "none",
+    askedAgain: true,
+  };
+  for (const decision of ["approve", "reject", "cancel"] as const) {
+    const verdict = classifyOutcome(again, context("degraded", { acked: true, decision }));
+    expect(verdict).toMatchObject({ kind: "needs_user", rule: "degraded-finished-asked-again" });
+  }
+  // The tool's own result outweighs the new question: it ran.
+  const ran = classifyOutcome({ ...again, toolEvidence: "ran" }, context("degraded", { acked: true }));
+  expect(ran.kind).toBe("applied");
 });

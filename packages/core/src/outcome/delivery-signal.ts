@@ -18,6 +18,20 @@ export type DeliverySignal =
        * RUN_FINISHED after the claim is the evidence).
        */
       readonly toolEvidence?: ToolEvidence;
+      /**
+       * Servers without the contract: the resume carried other answers of the same
+       * run, the streamed thread shows what became of at least one of them, and
+       * nothing of this one. The server took those and left this one (Agent
+       * Framework 1.0.1 reads only a resume's first entry).
+       */
+      readonly skippedInBatch?: boolean;
+      /**
+       * Servers without the contract: the run finished with this answer's question
+       * (its interrupt, or one for its tool call) still open: the answer was not
+       * taken. Agent Framework 1.7.0 does so with a resume that approves one call
+       * and rejects another.
+       */
+      readonly askedAgain?: boolean;
     }
   /**
    * `RUN_STARTED` after our resume. `acked`: `x-resume.ack === "claimed"` named our

@@ -136,6 +136,7 @@ const PYDANTIC_AI_NOT_WAITING = /that the stored conversation is not waiting on\
 /** pydantic-ai, history held by the client, given none (_agent_graph.py). */
 const PYDANTIC_AI_NO_HISTORY =
   /^(Tool call results were provided, but the message history is empty|Processed history cannot be empty)\./;
+const NOT_TAKEN = "this answer was not taken and its action did not run. Your answer is kept; send it again.";
 const NOT_RUN =
   "The server reported an error before the action could run, so it did not run. Your answer is kept; review it and answer again.";
 
@@ -151,6 +152,32 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
       status: s.status === 401 ? 401 : 403,
       reason: "Sign-in is needed before the answer can be sent. It is kept until then.",
       error: errorOf(s),
+    }),
+  }),
+  row({
+    id: "degraded-finished-asked-again",
+    servers: DEGRADED,
+    verdict: "needs_user",
+    on: ["run-finished"],
+    when: (s) => !s.replayed && s.askedAgain === true && s.toolEvidence !== "ran",
+    decide: () => ({
+      kind: "needs_user",
+      hydrate: true,
+      reason: `The server asks this question again: ${NOT_TAKEN}`,
+      error: { kind: "run_error", message: "The question is still open." },
+    }),
+  }),
+  row({
+    id: "degraded-finished-batch-skipped",
+    servers: DEGRADED,
+    verdict: "needs_user",
+    on: ["run-finished"],
+    when: (s) => !s.replayed && s.skippedInBatch === true && s.toolEvidence === "none",
+    decide: () => ({
+      kind: "needs_user",
+      hydrate: true,
+      reason: `The server took only the other answers sent with it: ${NOT_TAKEN}`,
+      error: { kind: "run_error", message: "Only the other answers were taken." },
     }),
   }),
   row({

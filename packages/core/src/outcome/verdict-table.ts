@@ -19,6 +19,22 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     signal: "HTTP 401/403",
     description: "Credentials were refused: wait until the app re-authenticates, then send the same request.",
   },
+  "degraded-finished-asked-again": {
+    signal:
+      "RUN_FINISHED after our resume still asking our question (our interrupt, or one for the same tool call), and no result of it (no contract)",
+    description:
+      "The server did not take the answer: it asks again. Agent Framework 1.7.0 does so when one resume approves one call and rejects another: neither runs, and the rejected one is asked again.",
+    decision:
+      "Needs you, the answer kept, for approvals and rejections alike: a rejection the server asks about again was not delivered.",
+  },
+  "degraded-finished-batch-skipped": {
+    signal:
+      "RUN_FINISHED after a resume with several answers, the streamed thread showing what became of another answer of it and nothing of ours (no contract)",
+    description:
+      "The server took only part of the resume: Agent Framework 1.0.1 reads the first entry and leaves the others unrun and still open.",
+    decision:
+      "Needs you, the answer kept: nothing ran for it, and sending the same body again would not deliver it (the server still reads only the first entry), so the person sends it again on its own. Checked before every other finished row, for approvals and rejections alike: a rejection left unread is not delivered either.",
+  },
   "degraded-finished-rejected": {
     signal:
       "RUN_FINISHED after our approval, the streamed thread showing the server's rejection marker (no contract)",

@@ -18,10 +18,9 @@ async function askTwice(client: ReturnType<typeof makeClient>, threadId: string)
 
 const resumes = (log: readonly RequestRecord[]) => log.filter((request) => request.idempotencyKey !== null);
 
-// The af emulations read only the first resume entry (Agent Framework itself takes
-// every approval response of the turn); until they read all, batches are tested
-// on the contract server.
-for (const mode of ["contract"] as const) {
+// On the contract server and on af-lifecycle (Agent Framework 1.7.0, which runs every
+// approved call of the resume) both run; af-legacy (1.0.1) is below.
+for (const mode of ["contract", "af-lifecycle"] as const) {
   test(`${mode}: two questions answered → one request under one key, both applied, one execution per tool call`, async () => {
     const harness = await startHarness(mode === "contract" ? {} : { mode });
     const log: RequestRecord[] = [];
@@ -126,4 +125,45 @@ test("a reload that cuts the seal short: the next start seals the rest and sends
   expect((await settled(next, second.key)).state).toBe("applied");
   expect(resumes(log)).toHaveLength(1);
   expect(await ledger(harness)).toHaveLength(2);
+});
+
+// Agent Framework 1.0.1 (af-legacy) takes only the first entry of a resume: the other
+// question is neither run nor consumed. Its answer is not applied and not lost:
+// nothing ran for it, and it is kept for the person to send again on its own.
+test("af-legacy: two questions answered → one request; the first applied, the other kept (nothing ran), ledger 1", async () => {
+  const harness = await startHarness({ mode: "af-legacy" });
+  const log: RequestRecord[] = [];
+  const client = makeClient(harness, { deps: { fetch: recordingFetch(log) } });
+  await client.start();
+  const [prod, staging] = await askTwice(client, "t-legacy");
+  if (!prod || !staging) throw new Error("two interrupts expected");
+  const first = await client.answer({ threadId: "t-legacy", interruptId: prod.id, approved: true });
+  const second = await client.answer({ threadId: "t-legacy", interruptId: staging.id, approved: true });
+  const [a, b] = await Promise.all([settled(client, first.key), settled(client, second.key)]);
+  const sent = resumes(log);
+  expect(sent).toHaveLength(1);
+  expect(sent[0]?.idempotencyKey).toBe(second.key);
+  // The one the body lists first ran (the sender's own answer leads the body).
+  const executions = await ledger(harness);
+  expect(executions).toHaveLength(1);
+  const ranFor = executions[0]?.toolCallId;
+  const [ran, skipped] = a.toolCallId === ranFor ? [a, b] : [b, a];
+  expect(ran.toolCallId).toBe(ranFor);
+  expect(ran.state).toBe("applied");
+  expect(skipped.state).toBe("needs_user");
+  expect(skipped.verdictDetail).toMatch(/did not run/);
+  expect(skipped.decision).toEqual({ kind: "approve" });
+});
+
+test("af-legacy: two rejections in one request; the one it read is delivered, the other kept (still open there)", async () => {
+  const harness = await startHarness({ mode: "af-legacy" });
+  const client = makeClient(harness);
+  await client.start();
+  const [prod, staging] = await askTwice(client, "t-legacy-reject");
+  if (!prod || !staging) throw new Error("two interrupts expected");
+  const first = await client.answer({ threadId: "t-legacy-reject", interruptId: prod.id, approved: false });
+  const second = await client.answer({ threadId: "t-legacy-reject", interruptId: staging.id, approved: false });
+  const final = await Promise.all([settled(client, first.key), settled(client, second.key)]);
+  expect(final.map((entry) => entry.state).sort()).toEqual(["applied", "needs_user"]);
+  expect(await ledger(harness)).toHaveLength(0);
 });

@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import { VirtualTime } from "../../src/background/virtual-time.test-util";
 import type { OutboxClient } from "../../src/client/create-outbox-client";
+import { CAPABILITY_READS_BEFORE_FALLBACK } from "../../src/client/server-kind";
 import { OutboxError } from "../../src/errors/outbox-error";
 import { isFinalState, type OutboxEntry } from "../../src/outbox/entry";
 import { MemoryStore } from "../../src/outbox/memory-store";
@@ -282,6 +283,88 @@ test("capabilities failing at start on af-legacy: nothing is sent until the kind
   expect(client.connection.getState().serverKind).toBe("degraded");
   expect(JSON.parse(final.body).resume[0].payload).toMatchObject({ approved: true, accepted: true });
   expect(await ledger(harness)).toHaveLength(1);
+});
+
+/** Capabilities answering 503 forever; every other request reaches the server and is logged. */
+function capabilitiesDown(log: RequestRecord[]) {
+  const reachServer = recordingFetch(log);
+  const reads = { count: 0, atFirstResume: -1 };
+  const fetch = (input: string, init?: RequestInit) => {
+    if (input.endsWith("/capabilities")) {
+      reads.count += 1;
+      return Promise.resolve(new Response("unavailable", { status: 503 }));
+    }
+    if (reads.atFirstResume < 0 && new Headers(init?.headers).has("idempotency-key"))
+      reads.atFirstResume = reads.count;
+    return reachServer(input, init);
+  };
+  return { fetch, reads };
+}
+
+test("capabilities 503 forever on af-legacy: after the bound the answer is sent once, shaped for it, and applied", async () => {
+  const harness = await startHarness({ mode: "af-legacy" });
+  const time = new VirtualTime({ realAboveMs: 40_000 });
+  const log: RequestRecord[] = [];
+  const down = capabilitiesDown(log);
+  const client = makeClient(harness, {
+    retry: {},
+    deps: { now: time.now, timers: time.timers, fetch: down.fetch },
+  });
+  await client.start();
+  const interrupt = await askForDeployment(client, "t-caps-down");
+  const entry = await client.answer({ threadId: "t-caps-down", interruptId: interrupt.id, approved: true });
+  const final = await settled(client, entry.key);
+  expect(final.state).toBe("applied");
+  // Nothing was sent before the bound of failed reads.
+  expect(down.reads.atFirstResume).toBeGreaterThanOrEqual(CAPABILITY_READS_BEFORE_FALLBACK);
+  expect(resumes(log)).toHaveLength(1);
+  expect(JSON.parse(final.body).resume[0].payload).toMatchObject({ approved: true, accepted: true });
+  expect(await ledger(harness)).toHaveLength(1);
+  const connection = client.connection.getState();
+  expect(connection).toMatchObject({ serverKind: "degraded", serverKindFrom: "fallback" });
+  expect(connection.link).toMatchObject({ name: "unreachable" });
+  expect(connection.link.name === "unreachable" && connection.link.reason).toMatch(/could not be read/);
+
+  // The reads go on, with backoff: over ten more virtual minutes, a bounded number.
+  const before = down.reads.count;
+  const later = time.now();
+  await until(() => time.now() - later >= 10 * MINUTE, "ten virtual minutes");
+  expect(down.reads.count - before).toBeLessThanOrEqual(60);
+  expect(resumes(log)).toHaveLength(1);
+  client.dispose();
+});
+
+test("capabilities 503 forever on a contract server: the fallback never runs the tool twice or claims more than it knows", async () => {
+  const harness = await startHarness();
+  const time = new VirtualTime({ realAboveMs: 40_000 });
+  const log: RequestRecord[] = [];
+  const down = capabilitiesDown(log);
+  const client = makeClient(harness, {
+    retry: {},
+    deps: { now: time.now, timers: time.timers, fetch: down.fetch },
+  });
+  await client.start();
+  const interrupt = await askForDeployment(client, "t-caps-contract");
+  // A break after the tool ran: the degraded rules must not resend blindly.
+  await chaos(harness, [
+    { point: "mid-stream", action: "drop", afterEvents: 3, threadId: "t-caps-contract" },
+  ]);
+  const entry = await client.answer({
+    threadId: "t-caps-contract",
+    interruptId: interrupt.id,
+    approved: true,
+  });
+  const final = await settled(client, entry.key);
+  expect(client.connection.getState()).toMatchObject({ serverKind: "degraded", serverKindFrom: "fallback" });
+  const executions = await ledger(harness);
+  expect(executions.length).toBeLessThanOrEqual(1);
+  // Applied only with the execution behind it; every resume under the one key.
+  if (final.state === "applied") expect(executions).toHaveLength(1);
+  expect(["applied", "lost", "needs_user"]).toContain(final.state);
+  expect(new Set(resumes(log).map((request) => request.idempotencyKey))).toEqual(new Set([entry.key]));
+  // The body fits the contract's closed schema: the flag it declares, nothing more.
+  expect(JSON.parse(final.body).resume[0].payload).toEqual({ approved: true });
+  client.dispose();
 });
 
 test("the server switches to af-legacy under a running page: no false 'applied', and the page says it re-detects", async () => {

@@ -53,6 +53,18 @@ interface ReleaseExpectations {
     readonly attempts: number;
     readonly executions: number;
   };
+  /**
+   * Both questions of "deploy to prod and staging" approved, sent in one resume. The
+   * current release runs both; the reported one reads only the first entry: that one
+   * is applied, the other is kept for the person (nothing ran for it).
+   */
+  readonly batch: { readonly states: readonly string[]; readonly executions: number };
+  /**
+   * The first approved, the second rejected, in one resume. The current release runs
+   * neither and asks the rejected call again under a new interrupt id: neither answer
+   * was taken. The reported one takes the approval (the first entry) only.
+   */
+  readonly mixedBatch: { readonly states: readonly string[]; readonly executions: number };
 }
 
 const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
@@ -66,6 +78,8 @@ const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
       duplicateAnswer: "replay",
       rejectDropped: "applied",
       toolUnavailable: { verdict: "applied", attempts: 2, executions: 1 },
+      batch: { states: ["applied", "applied"], executions: 2 },
+      mixedBatch: { states: ["needs_user", "needs_user"], executions: 0 },
     },
   ],
   [
@@ -78,6 +92,8 @@ const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
       duplicateAnswer: "not-found",
       rejectDropped: "lost",
       toolUnavailable: { verdict: "lost", attempts: 1, executions: 0 },
+      batch: { states: ["applied", "needs_user"], executions: 1 },
+      mixedBatch: { states: ["applied", "needs_user"], executions: 1 },
     },
   ],
 ];
@@ -142,6 +158,61 @@ describe.each(RELEASES)("the real Agent Framework server, %s release", (release,
       const client = await started();
       await expect.poll(() => client.connection.getState().serverKind).toBe("degraded");
       expect(client.connection.getState().link.name).toBe("connected");
+    },
+  );
+
+  test.skipIf(unavailable !== undefined)(
+    "two questions answered: one request under one key, each answer its own true verdict",
+    async () => {
+      const requests: string[] = [];
+      const client = open((input, init) => {
+        const key = new Headers(init?.headers).get("idempotency-key");
+        if (key) requests.push(key);
+        return fetch(input, init);
+      });
+      await client.start();
+      const thread = client.thread("af-batch");
+      await thread.send("deploy to prod and staging");
+      const interrupts = thread.store.getState().pendingInterrupts;
+      expect(interrupts).toHaveLength(2);
+      const entries: OutboxEntry[] = [];
+      for (const interrupt of interrupts)
+        entries.push(
+          await client.answer({ threadId: "af-batch", interruptId: interrupt.id, approved: true }),
+        );
+      const final = await Promise.all(entries.map((entry) => settled(client, entry.key)));
+      expect(requests).toEqual([entries[1]?.key]);
+      const ran = await executions("af-batch");
+      expect(ran).toHaveLength(expected.batch.executions);
+      expect(final.map((entry) => entry.state).sort()).toEqual([...expected.batch.states].sort());
+      // "Applied" exactly where the tool ran.
+      const ranCalls = new Set(ran.map((execution) => execution.toolCallId));
+      for (const entry of final)
+        expect(entry.state === "applied").toBe(ranCalls.has(entry.toolCallId ?? entry.interruptId));
+    },
+  );
+
+  test.skipIf(unavailable !== undefined)(
+    "one approved, one rejected in one resume: 'applied' only where the server took the answer",
+    async () => {
+      const client = await started();
+      const thread = client.thread("af-mixed");
+      await thread.send("deploy to prod and staging");
+      const interrupts = thread.store.getState().pendingInterrupts;
+      expect(interrupts).toHaveLength(2);
+      const entries: OutboxEntry[] = [];
+      for (const [index, interrupt] of interrupts.entries()) {
+        const approved = index === 0;
+        entries.push(await client.answer({ threadId: "af-mixed", interruptId: interrupt.id, approved }));
+      }
+      const final = await Promise.all(entries.map((entry) => settled(client, entry.key)));
+      const ran = await executions("af-mixed");
+      // 1.7.0 runs neither and asks the rejected call again; 1.0.1 takes the first entry only.
+      expect(final.map((entry) => entry.state)).toEqual(expected.mixedBatch.states);
+      expect(ran).toHaveLength(expected.mixedBatch.executions);
+      expect(
+        final.every((entry) => entry.decision.kind === (entry === final[0] ? "approve" : "reject")),
+      ).toBe(true);
     },
   );
 

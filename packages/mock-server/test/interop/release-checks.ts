@@ -6,9 +6,11 @@
 import { randomUUID } from "node:crypto";
 import { OutcomeCode } from "@agui-outbox/core/protocol";
 import {
+  type Asked,
   approval,
   approveWith,
   askToDeploy,
+  type CheckTarget,
   codeOf,
   executions,
   finished,
@@ -30,6 +32,24 @@ const sequence = (reply: RunReply) =>
         .filter((type) => !type.startsWith("TEXT_MESSAGE_") && type !== "MESSAGES_SNAPSHOT")
         .map((type) => (type === "RUN_ERROR" ? codeOf(reply) : type))
         .join(", ");
+
+/** Asks for two deployments in one turn: two interrupts, answered together. */
+async function askTwo(target: CheckTarget) {
+  const threadId = `check-batch-${randomUUID().slice(0, 8)}`;
+  const reply = await post(target, {
+    threadId,
+    runId: randomUUID(),
+    messages: [{ id: randomUUID(), role: "user", content: "deploy to prod and staging" }],
+  });
+  const outcome = finished(reply)?.outcome as { interrupts?: Array<Record<string, unknown>> } | undefined;
+  const asked = (outcome?.interrupts ?? []).map((interrupt) => ({
+    threadId,
+    interruptId: String(interrupt.id),
+    responseSchema: (interrupt.responseSchema ?? {}) as Asked["responseSchema"],
+    reply,
+  }));
+  return { threadId, asked };
+}
 
 /** The tool takes this long in the check that asks what arrives before it finishes. */
 const SLOW_TOOL_MS = 1500;
@@ -155,6 +175,21 @@ export const RELEASE_CHECKS: readonly ContractCheck[] = [
         pass: tool !== undefined,
         observed: tool === undefined ? "no tool message" : `tool message "${String(tool.content)}"`,
       };
+    },
+  },
+  {
+    id: "batch-every-entry",
+    rule: "(release behaviour) one resume approving both interrupts of a turn runs both tools, a result for each",
+    async run(target) {
+      const { threadId, asked } = await askTwo(target);
+      if (asked.length !== 2) return { pass: false, observed: `${asked.length} interrupt(s) asked` };
+      const key = randomUUID();
+      const entries = asked.map((one) => resume(one, approval(one, true), key).resume[0]);
+      const reply = await post(target, { threadId, runId: randomUUID(), resume: entries }, key);
+      const ran = await executions(target, threadId);
+      const results = reply.frames.filter((frame) => frame.event.type === "TOOL_CALL_RESULT").length;
+      const end = finished(reply) ? "finished" : codeOf(reply);
+      return { pass: ran === 2 && results === 2, observed: `${ran} of 2 ran, ${results} result(s), ${end}` };
     },
   },
 ];
