@@ -578,6 +578,28 @@ const CASES: readonly RowCase[] = [
     expected: { kind: "retry" },
   },
   {
+    // The server's marker that the tool never started: not lost, the answer kept.
+    row: "hydrated-approve-not-run",
+    server: "contract",
+    signal: { type: "hydrated", toolEvidence: "not_run", interruptStillOpen: false },
+    context: { sentBefore: true },
+    expected: { kind: "needs_user" },
+  },
+  {
+    row: "hydrated-approve-not-run",
+    server: "degraded",
+    signal: { type: "hydrated", toolEvidence: "not_run", interruptStillOpen: false },
+    context: { sentBefore: true, acked: true },
+    expected: { kind: "needs_user" },
+  },
+  {
+    row: "degraded-finished-not-run",
+    server: "degraded",
+    signal: { type: "run-finished", replayed: false, toolEvidence: "not_run" },
+    context: { acked: true },
+    expected: { kind: "needs_user" },
+  },
+  {
     row: "hydrated-approve-no-tool-result",
     server: "contract",
     signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: false },
@@ -903,9 +925,10 @@ test("degraded: a finished run claims applied only with the tool's own result; a
   });
   expect(classifyOutcome(finishedWith("ran"), context("degraded", { acked: true })).kind).toBe("applied");
   expect(classifyOutcome(finishedWith("none"), context("degraded", { acked: true })).kind).toBe("lost");
-  expect(classifyOutcome(finishedWith("not_run"), context("degraded", { acked: true })).reason).toMatch(
-    /did not run/,
-  );
+  // The server's marker that the tool never started: not lost (nothing may have run).
+  const notRun = classifyOutcome(finishedWith("not_run"), context("degraded", { acked: true }));
+  expect(notRun).toMatchObject({ kind: "needs_user", rule: "degraded-finished-not-run" });
+  expect(notRun.reason).toMatch(/did not run/);
   const rejected = classifyOutcome(finishedWith("rejected"), context("degraded", { decision: "reject" }));
   expect(rejected).toMatchObject({ kind: "applied", rule: "run-finished" });
 });

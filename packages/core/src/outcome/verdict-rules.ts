@@ -194,6 +194,16 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     }),
   }),
   row({
+    id: "degraded-finished-not-run",
+    servers: DEGRADED,
+    verdict: "needs_user",
+    on: ["run-finished"],
+    // The server's own marker says the tool never started (unknown tool, bad
+    // arguments): nothing may have run, so this is not "lost".
+    when: (s, c) => c.decision === "approve" && !s.replayed && s.toolEvidence === "not_run",
+    decide: () => ({ kind: "needs_user", reason: NOT_RUN, error: null }),
+  }),
+  row({
     id: "degraded-finished-without-result",
     servers: DEGRADED,
     verdict: "lost",
@@ -201,8 +211,8 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     when: (s, c) =>
       c.decision === "approve" &&
       !s.replayed &&
-      (s.toolEvidence === "none" || s.toolEvidence === "not_run" || s.toolEvidence === "may_have_run"),
-    decide: (s) => ({ kind: "lost", reason: s.toolEvidence === "not_run" ? NOT_RUN : LOST, error: null }),
+      (s.toolEvidence === "none" || s.toolEvidence === "may_have_run"),
+    decide: () => ({ kind: "lost", reason: LOST, error: null }),
   }),
   row({
     id: "degraded-finished-decline-ran",
@@ -734,18 +744,22 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     }),
   }),
   row({
+    id: "hydrated-approve-not-run",
+    servers: BOTH,
+    verdict: "needs_user",
+    on: ["hydrated"],
+    // The thread holds the server's marker that the tool never started: not lost.
+    when: (s, c) => c.decision === "approve" && s.toolEvidence === "not_run",
+    decide: () => ({ kind: "needs_user", reason: NOT_RUN, error: null }),
+  }),
+  row({
     id: "hydrated-approve-no-tool-result",
     servers: BOTH,
     verdict: "lost",
     on: ["hydrated"],
     when: (s, c) =>
-      c.decision === "approve" &&
-      (s.toolEvidence === "none" || s.toolEvidence === "not_run" || s.toolEvidence === "may_have_run"),
-    decide: (s) => ({
-      kind: "lost",
-      reason: s.toolEvidence === "not_run" ? NOT_RUN : LOST,
-      error: null,
-    }),
+      c.decision === "approve" && (s.toolEvidence === "none" || s.toolEvidence === "may_have_run"),
+    decide: () => ({ kind: "lost", reason: LOST, error: null }),
   }),
   row({
     id: "hydrated-decline-tool-result",

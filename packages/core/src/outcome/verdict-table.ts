@@ -40,9 +40,16 @@ const PROSE: Readonly<Record<string, RowProse>> = {
       "RUN_FINISHED after our approval, the streamed thread showing the server's rejection marker (no contract)",
     description: "A rejection resolved the call first; the run finished without running the tool.",
   },
+  "degraded-finished-not-run": {
+    signal:
+      "RUN_FINISHED after our approval, the streamed thread showing the server's marker that the tool never started (no contract)",
+    description:
+      'An unknown tool or refused arguments ("Unknown tool name", "is not a valid tool", "Requested function not found") is written before the body runs: nothing ran.',
+    decision: "Needs you, the answer kept: nothing may have run, so neither lost nor applied.",
+  },
   "degraded-finished-without-result": {
     signal:
-      "RUN_FINISHED after our approval, the streamed thread showing no tool result, or only an error marker (no contract)",
+      "RUN_FINISHED after our approval, the streamed thread showing no tool result, or only a may-have-run error marker (no contract)",
     description:
       'A finished run is not evidence that the tool ran: Agent Framework 1.0.1 finishes with "Error: Function failed." when the tool is unavailable, and nothing ran.',
     decision: "Lost, the answer kept: the marker cannot say whether the body started, so never applied.",
@@ -273,8 +280,15 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     decision:
       '"Lost" needs evidence the tool may have run. On a server without the contract only a never-sent answer is retried (Agent Framework 1.0.1 shows a consumed question as open). The retry budget (server failures only) and the stall brake it.',
   },
+  "hydrated-approve-not-run": {
+    signal: "hydration after an approval: the thread holds the server's marker that the tool never started",
+    description:
+      "The server refused the call before its body ran (unknown tool, bad arguments): nothing ran.",
+    decision:
+      "Needs you, the answer kept; an interrupt still open is retried instead (hydrated-approve-still-open).",
+  },
   "hydrated-approve-no-tool-result": {
-    signal: "hydration after an approval: no tool result, or only an error marker, in the thread",
+    signal: "hydration after an approval: no tool result, or only a may-have-run error marker, in the thread",
     description:
       "The answer may have been consumed without a visible result, or the tool failed: keep it and tell the person.",
     decision: "An interrupt still open with nothing run is retried instead (hydrated-approve-still-open).",

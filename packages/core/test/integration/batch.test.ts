@@ -162,7 +162,11 @@ test("af-legacy: two rejections in one request; the one it read is delivered, th
   const [prod, staging] = await askTwice(client, "t-legacy-reject");
   if (!prod || !staging) throw new Error("two interrupts expected");
   const first = await client.answer({ threadId: "t-legacy-reject", interruptId: prod.id, approved: false });
-  const second = await client.answer({ threadId: "t-legacy-reject", interruptId: staging.id, approved: false });
+  const second = await client.answer({
+    threadId: "t-legacy-reject",
+    interruptId: staging.id,
+    approved: false,
+  });
   const final = await Promise.all([settled(client, first.key), settled(client, second.key)]);
   expect(final.map((entry) => entry.state).sort()).toEqual(["applied", "needs_user"]);
   expect(await ledger(harness)).toHaveLength(0);

@@ -313,7 +313,7 @@ describe.skipIf(unavailable !== undefined)("the real LangGraph AG-UI server (ag-
     });
   }
 
-  test("tool unavailable → lost, it did not run: LangGraph's ToolNode answers with its own error", async () => {
+  test("tool unavailable → needs you, it did not run: LangGraph's ToolNode answers with its own error", async () => {
     const client = await started();
     const interrupt = await askForDeployment(client, "lg-unavailable");
     await peer.chaos([{ point: "before-claim", action: "fail", threadId: "lg-unavailable" }]);
@@ -327,7 +327,7 @@ describe.skipIf(unavailable !== undefined)("the real LangGraph AG-UI server (ag-
 
     // "Error: deploy_change is not a valid tool, try one of []." consumes the question;
     // a resend would be a no-op. The answer is kept for the person.
-    expect(final).toMatchObject({ state: "lost", attempts: 1 });
+    expect(final).toMatchObject({ state: "needs_user", attempts: 1 });
     expect(final.verdictDetail).toMatch(/did not run/);
     expect(answerKeys).toEqual([entry.key]);
     expect(await executions("lg-unavailable")).toHaveLength(0);

@@ -269,7 +269,7 @@ describe("the real pydantic-ai AG-UI server, history held on the server", () => 
   // pydantic-ai answers a call to a tool it does not offer with a retry prompt,
   // "Unknown tool name: 'deploy_change'. No tools available.", and finishes: nothing ran.
   test.skipIf(unavailable !== undefined)(
-    "tool unavailable → lost (it did not run), never applied, nothing ran",
+    "tool unavailable → needs you (it did not run), never applied nor lost, nothing ran",
     async () => {
       const client = await started();
       const interrupt = await askForDeployment(client, "pyd-unavailable");
@@ -282,7 +282,7 @@ describe("the real pydantic-ai AG-UI server, history held on the server", () => 
       });
       const final = await settled(client, entry.key);
 
-      expect(final).toMatchObject({ state: "lost", attempts: 1 });
+      expect(final).toMatchObject({ state: "needs_user", attempts: 1 });
       expect(final.verdictDetail).toMatch(/did not run/);
       expect(await executions("pyd-unavailable")).toHaveLength(0);
       await expectHonest(final, "pyd-unavailable");
