@@ -1,9 +1,10 @@
-import { expect, test } from "vitest";
+import { beforeAll, expect, test } from "vitest";
 import type { OutboxEntry } from "../outbox/entry";
 import { createEntry } from "../outbox/reducer";
 import { EventType } from "../protocol";
 import type { ChannelFactory } from "./channel";
 import { InMemoryBroadcastHub, InMemoryLockManager } from "./in-memory-tabs";
+import { loadTabEnvelopeParser } from "./load-tab-envelope-parser";
 import type { LockLike, LockManagerLike } from "./lock-manager";
 import {
   createTabCoordinator,
@@ -13,6 +14,13 @@ import {
   UnsupportedReason,
 } from "./tab-coordinator";
 import { TAB_PROTOCOL, TAB_PROTOCOL_VERSION, type TabMessage, TabMessageType } from "./tab-message";
+
+// The message schemas load with the first message a tab hears; these tests start
+// with them loaded, as every message after the first finds them
+// (tab-coordinator-lazy.test.ts covers the messages that arrive before).
+beforeAll(async () => {
+  await loadTabEnvelopeParser();
+});
 
 function entryFixture(overrides: Partial<OutboxEntry> = {}): OutboxEntry {
   return {

@@ -1,14 +1,9 @@
 import { defaultTimers, type Timers } from "../stream/timers";
 import { type ChannelFactory, type ChannelLike, defaultOpenChannel, type MessageEventLike } from "./channel";
+import { loadedTabEnvelopeParser, loadTabEnvelopeParser } from "./load-tab-envelope-parser";
 import { defaultLocks, type LockManagerLike, type LockManagerSource } from "./lock-manager";
-import {
-  parseTabEnvelope,
-  TAB_PROTOCOL,
-  TAB_PROTOCOL_VERSION,
-  type TabEnvelope,
-  type TabMessage,
-  TabMessageType,
-} from "./tab-message";
+import type { TabEnvelope, TabMessage } from "./tab-message";
+import { TAB_PROTOCOL, TAB_PROTOCOL_VERSION, TabMessageType } from "./tab-protocol";
 
 /*
  * One sender per origin and namespace. Leadership is holding the exclusive Web
@@ -57,6 +52,8 @@ export type UnsupportedReason = (typeof UnsupportedReason)[keyof typeof Unsuppor
 /** Why an incoming message was ignored. Never the message itself: it may hold answers. */
 export const DropReason = {
   malformed: "malformed",
+  /** The message schemas could not be loaded (offline, say): the messages waiting for them. */
+  unreadable: "unreadable",
   otherNamespace: "other-namespace",
   ownMessage: "own-message",
 } as const;
@@ -351,10 +348,29 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
     });
   }
 
+  // The message schemas arrive with the first message (load-tab-envelope-parser.ts);
+  // messages that come meanwhile wait, in order, and are read once they are here.
+  const unread: MessageEventLike[] = [];
+
   function onChannelMessage(event: MessageEventLike): void {
     const current = session;
     if (!current || current.stopped) return;
-    const envelope = parseTabEnvelope(event.data);
+    const parseEnvelope = unread.length === 0 ? loadedTabEnvelopeParser() : undefined;
+    if (parseEnvelope === undefined) {
+      unread.push(event);
+      if (unread.length === 1) {
+        loadTabEnvelopeParser().then(
+          () => {
+            for (const waiting of unread.splice(0)) onChannelMessage(waiting);
+          },
+          () => {
+            for (const _ of unread.splice(0)) drop(DropReason.unreadable);
+          },
+        );
+      }
+      return;
+    }
+    const envelope = parseEnvelope(event.data);
     if (!envelope) {
       drop(DropReason.malformed);
       return;
