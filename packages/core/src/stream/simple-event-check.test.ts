@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { expect, test } from "vitest";
 import { OutboxError } from "../errors/outbox-error";
 import { EventMiniSchema, parseEventId, StreamCursorSchema } from "../protocol/public";
@@ -85,8 +86,11 @@ function expectNoLooserThanSchema(candidate: unknown): boolean {
   const accepted = isValidSimpleEvent(candidate);
   if (accepted) {
     const parsed = EventMiniSchema.safeParse(candidate);
-    expect(parsed.success, JSON.stringify(candidate)).toBe(true);
-    expect(parsed.data).toStrictEqual(candidate);
+    // Asserted only on a mismatch: tens of thousands of candidates, each cheap to compare.
+    if (!parsed.success || !isDeepStrictEqual(parsed.data, candidate)) {
+      expect(parsed.success, JSON.stringify(candidate)).toBe(true);
+      expect(parsed.data).toStrictEqual(candidate);
+    }
   }
   return accepted;
 }
@@ -98,10 +102,11 @@ test("the hand check knows every field the schema declares for each event it che
   }
 });
 
-test("every value in every declared field, one field and two fields at a time: never looser than the schema", () => {
-  let accepted = 0;
-  let checked = 0;
-  for (const type of SIMPLE_TYPES) {
+// One test per type: each is a few thousand candidates, so none runs long on a loaded machine.
+for (const type of SIMPLE_TYPES) {
+  test(`${type}: every value in every declared field, one field and two fields at a time: never looser than the schema`, () => {
+    let accepted = 0;
+    let checked = 0;
     const keys = [...schemaKeys(type), "extra", "messageId", "toolCallId"];
     const choices = Object.values(SIMPLE_EVENT_SHAPES.get(type)?.optionalChoices ?? {}).flat();
     const values = [...PALETTE, ...choices, "tool", ABSENT];
@@ -119,11 +124,11 @@ test("every value in every declared field, one field and two fields at a time: n
         }
       }
     }
-  }
-  // Not vacuous: the valid variants are taken by the hand check.
-  expect(checked).toBeGreaterThan(40_000);
-  expect(accepted).toBeGreaterThan(2_000);
-});
+    // Not vacuous: the valid variants are taken by the hand check.
+    expect(checked).toBeGreaterThan(1_500);
+    expect(accepted).toBeGreaterThan(100);
+  });
+}
 
 test("valid events with every optional field are accepted; non-objects and other types are declined", () => {
   for (const type of SIMPLE_TYPES) {
