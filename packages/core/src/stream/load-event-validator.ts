@@ -5,6 +5,7 @@ import type { AgUiEvent, StreamCursor } from "../protocol/index";
 export type EventValidator = (json: unknown, cursor: StreamCursor | undefined) => AgUiEvent;
 
 let loading: Promise<EventValidator> | undefined;
+let loaded: EventValidator | undefined;
 
 /**
  * The AG-UI event schemas, loaded the first time an event needs them: the events
@@ -16,7 +17,10 @@ let loading: Promise<EventValidator> | undefined;
  */
 export function loadEventValidator(): Promise<EventValidator> {
   loading ??= import("./validate-event").then(
-    (module) => module.validateEvent,
+    (module) => {
+      loaded = module.validateEvent;
+      return loaded;
+    },
     (error: unknown) => {
       loading = undefined;
       throw new OutboxError(
@@ -27,4 +31,9 @@ export function loadEventValidator(): Promise<EventValidator> {
     },
   );
   return loading;
+}
+
+/** The validator once loaded, for callers that must decide in the same turn when they can. */
+export function loadedEventValidator(): EventValidator | undefined {
+  return loaded;
 }

@@ -1,10 +1,10 @@
-import { beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import type { OutboxEntry } from "../outbox/entry";
 import { createEntry } from "../outbox/reducer";
 import { EventType } from "../protocol";
+import { loadEventValidator } from "../stream/load-event-validator";
 import type { ChannelFactory } from "./channel";
 import { InMemoryBroadcastHub, InMemoryLockManager } from "./in-memory-tabs";
-import { loadTabEnvelopeParser } from "./load-tab-envelope-parser";
 import type { LockLike, LockManagerLike } from "./lock-manager";
 import {
   createTabCoordinator,
@@ -14,13 +14,6 @@ import {
   UnsupportedReason,
 } from "./tab-coordinator";
 import { TAB_PROTOCOL, TAB_PROTOCOL_VERSION, type TabMessage, TabMessageType } from "./tab-message";
-
-// The message schemas load with the first message a tab hears; these tests start
-// with them loaded, as every message after the first finds them
-// (tab-coordinator-lazy.test.ts covers the messages that arrive before).
-beforeAll(async () => {
-  await loadTabEnvelopeParser();
-});
 
 function entryFixture(overrides: Partial<OutboxEntry> = {}): OutboxEntry {
   return {
@@ -286,6 +279,9 @@ test("malformed, foreign and own messages are dropped without a throw; the chann
   raw.postMessage(envelope({ type: "request", request: { kind: "retry-now", key: "key-1" } }));
   expect(() => world.flush()).not.toThrow();
 
+  // The two thread events are not a run's ordinary ones: they wait for the AG-UI event
+  // schemas (loaded on demand), and what follows them waits behind, in order.
+  await loadEventValidator();
   expect(a.dropped).toEqual([
     ...malformed.map(() => DropReason.malformed),
     DropReason.otherNamespace,

@@ -1,15 +1,16 @@
 import * as z from "zod/mini";
 import type { OutboxEntry } from "../outbox/entry";
 import type { AgUiEvent } from "../protocol";
-import { EventSchema as EventMiniSchema } from "../protocol/ag-ui-mini";
+import { isJsonObject } from "../stream/simple-event-check";
 import { OutboxEntrySchema } from "./entry-schema";
 import { TAB_PROTOCOL, TAB_PROTOCOL_VERSION, TabMessageType } from "./tab-protocol";
 
 /*
  * What tabs of one origin and namespace tell each other, parsed once at the
- * boundary: anything that does not match is dropped, never thrown. The schemas
- * (with the AG-UI event schemas a thread event is checked by) are loaded the first
- * time a message arrives (load-tab-envelope-parser.ts): a tab alone never needs them.
+ * boundary: anything that does not match is dropped, never thrown. A thread
+ * event's `event` is only required to be an object here: the coordinator checks
+ * it as the stream reader does (tab-coordinator.ts), by hand for a run's ordinary
+ * events and with the AG-UI schemas, loaded on demand, for any other.
  */
 export { TAB_PROTOCOL, TAB_PROTOCOL_VERSION, TabMessageType } from "./tab-protocol";
 
@@ -38,7 +39,8 @@ export const TabMessageSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal(TabMessageType.threadEvent),
     threadId: z.string().check(z.minLength(1)),
-    event: EventMiniSchema,
+    /** Checked against the AG-UI event schema by the coordinator before anyone sees it. */
+    event: z.custom<AgUiEvent>(isJsonObject),
   }),
   z.object({ type: z.literal(TabMessageType.entryAck), key: z.string().check(z.minLength(1)) }),
   z.object({ type: z.literal(TabMessageType.backgroundChanged) }),

@@ -1,11 +1,11 @@
 // What loads on demand stays out of an ordinary first answer: the size budgets
 // (bench/size-budget.ts) count only what the page loads up front, which is honest
-// only while a question asked, answered and applied, in one tab, reads nothing
-// that waits for the AG-UI event schemas or the tab messages' schemas.
+// only while a question asked, answered and applied reads nothing that waits for
+// the AG-UI event schemas (loaded on demand, stream/load-event-validator.ts).
 import { expect, test, vi } from "vitest";
 import { askForDeployment, ledger, makeClient, settled, startHarness } from "./harness";
 
-const loads = vi.hoisted(() => ({ eventSchemas: 0, tabSchemas: 0 }));
+const loads = vi.hoisted(() => ({ eventSchemas: 0 }));
 
 vi.mock("../../src/stream/load-event-validator", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../src/stream/load-event-validator")>();
@@ -17,18 +17,7 @@ vi.mock("../../src/stream/load-event-validator", async (importOriginal) => {
     },
   };
 });
-vi.mock("../../src/tabs/load-tab-envelope-parser", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../../src/tabs/load-tab-envelope-parser")>();
-  return {
-    ...original,
-    loadTabEnvelopeParser: () => {
-      loads.tabSchemas += 1;
-      return original.loadTabEnvelopeParser();
-    },
-  };
-});
-
-test("a question asked, answered and applied loads neither the event schemas nor the tab schemas", async () => {
+test("a question asked, answered and applied never loads the AG-UI event schemas", async () => {
   const harness = await startHarness();
   const client = makeClient(harness);
   await client.start();
@@ -38,7 +27,7 @@ test("a question asked, answered and applied loads neither the event schemas nor
 
   expect(final.state).toBe("applied");
   expect(await ledger(harness)).toHaveLength(1);
-  expect(loads).toEqual({ eventSchemas: 0, tabSchemas: 0 });
+  expect(loads).toEqual({ eventSchemas: 0 });
   // Not vacuous: hydrating the thread (a snapshot of its messages) does need the schemas.
   await client.thread("t-first").hydrate();
   expect(loads.eventSchemas).toBeGreaterThan(0);
