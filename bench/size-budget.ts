@@ -1,9 +1,11 @@
 /**
  * The most an app may pay for the SDK, minified and gzipped with its dependencies
  * (React, react-dom and @tanstack/react-query excluded; see measure-bundle.ts), in
- * both rolldown and esbuild, for what the page loads up front (the JSON-Schema
- * validator is loaded on demand and reported apart). `npm test` fails above either
- * (packages/core/test/size/bundle-size.test.ts); bench/RESULTS.md has the figures.
+ * both rolldown and esbuild, for what the page loads up front. Chunks loaded on
+ * demand (the JSON-Schema validator, the AG-UI event schemas) are reported apart:
+ * neither loads on an ordinary first answer.
+ * `npm test` fails above either (packages/core/test/size/bundle-size.test.ts);
+ * bench/RESULTS.md has the figures.
  */
 export const SIZE_TARGETS = {
   /** `createOutboxClient`, `OutboxProvider`, `useThread`, `useApproval`, `DefaultApprovalCard`. */
@@ -22,13 +24,15 @@ export const SIZE_TARGETS = {
  * server-kind machine and its re-detection; compare-and-set commits, the reopening
  * IndexedDB store and its memory fallback, retention; the per-server evidence
  * rules; the card's verdict sentences, waiting reasons and per-tool renderers; the
- * chunk fold and the group commit. Measured then (rolldown / esbuild): 50,574 /
- * 51,718 B and 43,175 / 43,776 B. Then +200 B for the client alone: the degraded
- * rules for a batch answer the server left unread or asks again, and the bounded
- * fallback when capabilities cannot be read (the classifier and the server-kind
- * machine are on every page). Measured then: 52,210 and 44,293 B in esbuild.
+ * chunk fold and the group commit (rolldown / esbuild: 50,574 / 51,718 B and
+ * 43,175 / 43,776 B).
+ *
+ * Then the AG-UI event schemas moved to a chunk loaded on demand (a run's own events
+ * are checked by hand, so an ordinary first answer never loads it,
+ * test/integration/first-answer-chunks.test.ts): rolldown / esbuild 49,092 /
+ * 51,310 B and 41,616 / 43,429 B. What remains is in bench/RESULTS.md section 6.
  */
 export const SIZE_BUDGETS = {
-  typicalApp: 52_300,
-  clientOnly: 44_400,
+  typicalApp: 51_800,
+  clientOnly: 43_900,
 } as const satisfies Record<keyof typeof SIZE_TARGETS, number>;

@@ -201,7 +201,12 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     // The server's own marker says the tool never started (unknown tool, bad
     // arguments): nothing may have run, so this is not "lost".
     when: (s, c) => c.decision === "approve" && !s.replayed && s.toolEvidence === "not_run",
-    decide: () => ({ kind: "needs_user", reason: NOT_RUN, error: null }),
+    decide: () => ({
+      kind: "needs_user",
+      hydrate: true,
+      reason: NOT_RUN,
+      error: { kind: "run_error", message: "The server's marker says the tool never started." },
+    }),
   }),
   row({
     id: "degraded-finished-without-result",
@@ -750,7 +755,12 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     on: ["hydrated"],
     // The thread holds the server's marker that the tool never started: not lost.
     when: (s, c) => c.decision === "approve" && s.toolEvidence === "not_run",
-    decide: () => ({ kind: "needs_user", reason: NOT_RUN, error: null }),
+    decide: () => ({
+      kind: "needs_user",
+      hydrate: true,
+      reason: NOT_RUN,
+      error: { kind: "run_error", message: "The server's marker says the tool never started." },
+    }),
   }),
   row({
     id: "hydrated-approve-no-tool-result",
