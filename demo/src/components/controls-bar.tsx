@@ -25,10 +25,15 @@ export function ControlsBar(props: ControlsBarProps): ReactNode {
   // Signed out, the select only picks who signs in next.
   const [chosen, setChosen] = useState<string>(DEMO_USERS[0]);
   const [signingOut, setSigningOut] = useState(false);
+  // A wipe that failed leaves the person signed in, told why: their answers are still stored.
+  const [signOutError, setSignOutError] = useState<string | null>(null);
   const signOut = async () => {
     setSigningOut(true);
+    setSignOutError(null);
     try {
       await props.onSignOut?.();
+    } catch (error) {
+      setSignOutError(error instanceof Error ? error.message : String(error));
     } finally {
       setSigningOut(false);
     }
@@ -86,6 +91,11 @@ export function ControlsBar(props: ControlsBarProps): ReactNode {
       <button type="button" className="agui-button" onClick={props.onNewThread}>
         New conversation
       </button>
+      {signOutError === null ? null : (
+        <p className="error" role="alert" data-testid="sign-out-error">
+          Not signed out: your stored answers could not be deleted ({signOutError}). Try again.
+        </p>
+      )}
     </div>
   );
 }
