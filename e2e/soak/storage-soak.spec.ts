@@ -293,7 +293,11 @@ for (const scenario of Object.values(Scenario)) {
     const verdicts = new Map<string, number>();
     const started = Date.now();
     for (let index = 0; index < runs; index += 1) {
-      const seed = scheduleSeed(base, index);
+      // SOAK_SCHEDULE replays one printed schedule seed (with SOAK_RUNS=1 and -g its scenario).
+      const seed =
+        process.env.SOAK_SCHEDULE !== undefined
+          ? Number(process.env.SOAK_SCHEDULE)
+          : scheduleSeed(base, index);
       const result = await runOne(browser, baseURL, mock, scenario, seed);
       verdicts.set(result.verdict, (verdicts.get(result.verdict) ?? 0) + 1);
       if (result.violations.length > 0) {
