@@ -23,9 +23,10 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1 } } 
  * a user switch disposes the old one, and React's double effects in
  * development never leave a disposed client on screen.
  */
-function useDemoClient(user: string): OutboxClient | null {
+function useDemoClient(user: string | null): OutboxClient | null {
   const [client, setClient] = useState<OutboxClient | null>(null);
   useEffect(() => {
+    if (user === null) return;
     const created = createOutboxClient({
       url: AGENT_URL,
       namespace: `demo:${user}`,
@@ -53,9 +54,16 @@ export function App(): ReactNode {
     return () => globalThis.removeEventListener("hashchange", onHashChange);
   }, []);
 
-  const changeUser = (next: string) => {
+  const changeUser = (next: string | null) => {
     rememberUser(next);
     setUser(next);
+  };
+  // What an app does on sign-out: wipe the user's outbox first (the client stops
+  // delivery, lets writes under way land, then deletes every entry of the namespace),
+  // and only then drop the session.
+  const signOut = async () => {
+    await client?.clear();
+    changeUser(null);
   };
   const newThread = () => setThreadId(startNewThread());
   useEffect(() => rememberThreadId(threadId), [threadId]);
@@ -64,9 +72,20 @@ export function App(): ReactNode {
     <div className="layout">
       <header className="header">
         <h1>agui-outbox demo</h1>
-        <ControlsBar offline={offline} user={user} onUserChange={changeUser} onNewThread={newThread} />
+        <ControlsBar
+          offline={offline}
+          user={user}
+          onUserChange={changeUser}
+          onSignOut={client ? signOut : undefined}
+          onNewThread={newThread}
+        />
       </header>
-      {client ? (
+      {user === null ? (
+        <main className="panel" aria-labelledby="signed-out-title" data-testid="signed-out">
+          <h2 id="signed-out-title">Signed out</h2>
+          <p className="muted">Your answers stored in this browser were deleted. Sign in to start again.</p>
+        </main>
+      ) : client ? (
         <OutboxProvider
           key={user}
           client={client}

@@ -66,6 +66,24 @@ for (const width of WIDTHS) {
       await expectVisibleFocus(page);
     });
 
+    test("signed out and back in: axe, no sideways scroll, 44 px targets, visible focus", async ({
+      page,
+      threadId,
+    }) => {
+      await openThread(page, threadId);
+      await page.getByTestId("sign-out").click();
+      await expect(page.getByRole("heading", { name: "Signed out" })).toBeVisible();
+      await expectNoAxeViolations(page);
+      await expectNoHorizontalScroll(page);
+      await expectTargetsAtLeast44px(page);
+      await expectVisibleFocus(page);
+      // Signing in by keyboard: the select names who, the button signs in.
+      await tabTo(page, '[data-testid="sign-in"]');
+      await page.keyboard.press("Enter");
+      await openThread(page, threadId);
+      await expect(page.getByTestId("sign-out")).toBeEnabled();
+    });
+
     test("keyboard only: edit and approve, then reject; focus lands on the card's status each time", async ({
       page,
       mock,

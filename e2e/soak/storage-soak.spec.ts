@@ -1,10 +1,18 @@
 // The storage and tabs soak: seeded schedules of "close a tab right after answering in it",
-// "database closed mid-delivery" (another page upgrades it) and "two tabs start background
-// runs", with server faults. `SOAK_RUNS` schedules per scenario from `SOAK_SEED`, as the
+// "sign out during delivery" (in either tab, while the server holds the answer), "database
+// closed mid-delivery" (another page upgrades it) and "two tabs start background runs",
+// with server faults. `SOAK_RUNS` schedules per scenario from `SOAK_SEED`, as the
 // chaos soak; a failing schedule prints its seed.
 import { randomUUID } from "node:crypto";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { approvalCard, askToDeploy, openThread, readStoredEntries } from "../support/demo-page";
+import {
+  approvalCard,
+  askToDeploy,
+  isResume,
+  openThread,
+  outboxRows,
+  readStoredEntries,
+} from "../support/demo-page";
 import { type Fault, MockControl } from "../support/mock-control";
 import { checkInvariants, FINAL_VERDICTS } from "./invariants";
 import { mulberry32, type Random, scheduleSeed } from "./prng";
@@ -21,6 +29,7 @@ const DEMO_DB = "agui-outbox-demo";
 
 const Scenario = {
   closeAfterAnswer: "close-after-answer",
+  signOutDuringDelivery: "sign-out-during-delivery",
   databaseUpgraded: "database-upgraded-mid-delivery",
   twoTabsBackground: "two-tabs-start-background-runs",
 } as const;
@@ -79,6 +88,79 @@ async function responsive(page: Page): Promise<boolean> {
   ]);
 }
 
+/**
+ * Signs out in one of the two tabs while the server holds the answer, signs in again as the
+ * same user, and reads the truth: storage, both tabs' trays, and every resume either tab
+ * sent after the sign-out (there must be none).
+ */
+async function signOutDuringDelivery(
+  random: Random,
+  mock: MockControl,
+  tabs: readonly [Page, Page],
+  threadId: string,
+): Promise<string[]> {
+  const violations: string[] = [];
+  const holdMs = random.int(200, 1500);
+  const faults = [
+    ...drawFaults(random),
+    { point: "after-claim", action: "delay", delayMs: holdMs } as const,
+  ].map((fault) => ({ ...fault, threadId }));
+  await mock.addFaults(...faults);
+  let signedOut = false;
+  const resentAfterSignOut: string[] = [];
+  for (const tab of tabs)
+    tab.on("request", (request) => {
+      if (signedOut && isResume(request)) resentAfterSignOut.push(request.headers()["idempotency-key"] ?? "");
+    });
+  const answering = tabs[random.int(0, 1)] as Page;
+  const leaving = tabs[random.int(0, 1)] as Page;
+  const staying = leaving === tabs[0] ? tabs[1] : tabs[0];
+  await approvalCard(answering).getByTestId("approve").click();
+  await answering.locator('[data-testid="approval-card"]:not([data-state="unanswered"])').waitFor();
+  await new Promise((resolve) => setTimeout(resolve, random.int(0, 600)));
+  await leaving.getByTestId("sign-out").click();
+  await leaving.getByTestId("signed-out").waitFor();
+  signedOut = true;
+  const gone = async (when: string) => {
+    const left = (await readStoredEntries(staying)).filter(
+      (entry) => entry.namespace === "demo:alice" && entry.threadId === threadId,
+    );
+    if (left.length > 0)
+      violations.push(`${when}: storage still holds ${left.map((entry) => entry.state).join(", ")}`);
+  };
+  await gone("right after the sign-out");
+  // Whatever the server held has answered by now.
+  await new Promise((resolve) => setTimeout(resolve, holdMs + 1500));
+  for (const tab of tabs) if (!(await responsive(tab))) violations.push("a tab froze after the sign-out");
+  await leaving.getByLabel("User").selectOption("alice");
+  await leaving.getByTestId("sign-in").click();
+  await openThread(leaving, threadId);
+  await staying.reload();
+  await openThread(staying, threadId);
+  await expect
+    .poll(
+      async () =>
+        (
+          await Promise.all(tabs.map((tab) => tab.getByTestId("connection").getAttribute("data-leader")))
+        ).includes("true"),
+      { timeout: SETTLE_MS },
+    )
+    .toBe(true)
+    .catch(() => violations.push("no tab sends after signing in again"));
+  await gone("after signing in again");
+  for (const tab of tabs)
+    await expect(outboxRows(tab))
+      .toHaveCount(0, { timeout: 5000 })
+      .catch(() => violations.push("a tab shows the signed-out user's answer again"));
+  if (resentAfterSignOut.length > 0)
+    violations.push(`resumes sent after the sign-out: ${resentAfterSignOut.length}`);
+  const keys = new Set(await mock.resumeKeys(threadId));
+  if (keys.size > 1) violations.push(`the server received ${keys.size} idempotency keys for one answer`);
+  const ran = (await mock.ledger(threadId)).length;
+  if (ran > 1) violations.push(`the tool ran ${ran} times`);
+  return violations;
+}
+
 /** One schedule; the broken promises, in words. */
 async function runOne(
   browser: Browser,
@@ -134,6 +216,10 @@ async function runOne(
     const second = await context.newPage();
     await openThread(second, threadId);
     await second.locator('[data-testid="approval-card"][data-state="unanswered"]').waitFor();
+    if (scenario === Scenario.signOutDuringDelivery) {
+      const violations = await signOutDuringDelivery(random, mock, [first, second], threadId);
+      return { violations, verdict: "signed-out" };
+    }
     const interruptId = (await approvalCard(first).getAttribute("data-interrupt-id")) ?? "";
     const faults = drawFaults(random);
     if (faults.length > 0) await mock.addFaults(...faults.map((fault) => ({ ...fault, threadId })));
@@ -207,7 +293,11 @@ for (const scenario of Object.values(Scenario)) {
     const verdicts = new Map<string, number>();
     const started = Date.now();
     for (let index = 0; index < runs; index += 1) {
-      const seed = scheduleSeed(base, index);
+      // SOAK_SCHEDULE replays one printed schedule seed (with SOAK_RUNS=1 and -g its scenario).
+      const seed =
+        process.env.SOAK_SCHEDULE !== undefined
+          ? Number(process.env.SOAK_SCHEDULE)
+          : scheduleSeed(base, index);
       const result = await runOne(browser, baseURL, mock, scenario, seed);
       verdicts.set(result.verdict, (verdicts.get(result.verdict) ?? 0) + 1);
       if (result.violations.length > 0) {
@@ -218,6 +308,11 @@ for (const scenario of Object.values(Scenario)) {
         );
         console.log(failures.at(-1));
       }
+      // A long soak says how far it got, so a run cut short still reports what it covered.
+      if ((index + 1) % 20 === 0 && index + 1 < runs)
+        console.log(
+          `${scenario}: ${index + 1}/${runs} schedules, violations ${failures.length}, seconds ${Math.round((Date.now() - started) / 1000)}`,
+        );
     }
     const spread = [...verdicts].map(([verdict, count]) => `${verdict} ${count}`).join(", ");
     console.log(

@@ -1,15 +1,18 @@
-import { type ReactNode, useId, useSyncExternalStore } from "react";
+import { type ReactNode, useId, useState, useSyncExternalStore } from "react";
 import { DEMO_USERS } from "../demo-user";
 import type { OfflineSwitch } from "../offline-switch";
 
 export interface ControlsBarProps {
   readonly offline: OfflineSwitch;
-  readonly user: string;
-  readonly onUserChange: (user: string) => void;
+  /** The signed-in user; null when signed out. */
+  readonly user: string | null;
+  readonly onUserChange: (user: string | null) => void;
+  /** Wipes the user's outbox, then signs out; absent while the client is starting. */
+  readonly onSignOut: (() => Promise<void>) | undefined;
   readonly onNewThread: () => void;
 }
 
-/** The offline toggle, the signed-in user, and a new conversation. */
+/** The offline toggle, the signed-in user (sign in, switch, sign out), and a new conversation. */
 export function ControlsBar(props: ControlsBarProps): ReactNode {
   const { offline } = props;
   const isOffline = useSyncExternalStore(
@@ -18,6 +21,23 @@ export function ControlsBar(props: ControlsBarProps): ReactNode {
   );
   const userId = useId();
   const offlineId = useId();
+  const signedIn = props.user !== null;
+  // Signed out, the select only picks who signs in next.
+  const [chosen, setChosen] = useState<string>(DEMO_USERS[0]);
+  const [signingOut, setSigningOut] = useState(false);
+  // A wipe that failed leaves the person signed in, told why: their answers are still stored.
+  const [signOutError, setSignOutError] = useState<string | null>(null);
+  const signOut = async () => {
+    setSigningOut(true);
+    setSignOutError(null);
+    try {
+      await props.onSignOut?.();
+    } catch (error) {
+      setSignOutError(error instanceof Error ? error.message : String(error));
+    } finally {
+      setSigningOut(false);
+    }
+  };
   return (
     <div className="controls">
       <label htmlFor={offlineId} className="agui-check">
@@ -35,8 +55,10 @@ export function ControlsBar(props: ControlsBarProps): ReactNode {
         <select
           className="agui-input"
           id={userId}
-          value={props.user}
-          onChange={(event) => props.onUserChange(event.currentTarget.value)}
+          value={props.user ?? chosen}
+          onChange={(event) =>
+            signedIn ? props.onUserChange(event.currentTarget.value) : setChosen(event.currentTarget.value)
+          }
           data-testid="user-switch"
         >
           {DEMO_USERS.map((user) => (
@@ -46,9 +68,34 @@ export function ControlsBar(props: ControlsBarProps): ReactNode {
           ))}
         </select>
       </div>
+      {signedIn ? (
+        <button
+          type="button"
+          className="agui-button"
+          onClick={() => void signOut()}
+          disabled={signingOut || props.onSignOut === undefined}
+          data-testid="sign-out"
+        >
+          {signingOut ? "Signing out…" : "Sign out"}
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="agui-button"
+          onClick={() => props.onUserChange(chosen)}
+          data-testid="sign-in"
+        >
+          Sign in
+        </button>
+      )}
       <button type="button" className="agui-button" onClick={props.onNewThread}>
         New conversation
       </button>
+      {signOutError === null ? null : (
+        <p className="error" role="alert" data-testid="sign-out-error">
+          Not signed out: your stored answers could not be deleted ({signOutError}). Try again.
+        </p>
+      )}
     </div>
   );
 }
