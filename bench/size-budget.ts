@@ -31,8 +31,13 @@ export const SIZE_TARGETS = {
  * are checked by hand, so an ordinary first answer never loads it,
  * test/integration/first-answer-chunks.test.ts): rolldown / esbuild 49,092 /
  * 51,310 B and 41,616 / 43,429 B. What remains is in bench/RESULTS.md section 6.
+ * Then the degraded rules for a batch answer the server left unread or asks again, the
+ * bounded fallback when capabilities cannot be read, the rows for a tool the server
+ * never started and the LangGraph / pydantic-ai evidence markers (the classifier and
+ * the server-kind machine are on every page), and the sign-out path: measured
+ * 50.2 / 52.4 kB and 42.7 / 44.5 kB.
  */
 export const SIZE_BUDGETS = {
-  typicalApp: 51_800,
-  clientOnly: 43_900,
+  typicalApp: 52_700,
+  clientOnly: 44_800,
 } as const satisfies Record<keyof typeof SIZE_TARGETS, number>;
