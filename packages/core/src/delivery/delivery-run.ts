@@ -152,11 +152,9 @@ export class DeliveryRun {
         return next;
       }
       case "status":
-        await writeCounters();
-        return this.#c.transport.statusThenHydrate(key);
       case "hydrate":
         await writeCounters();
-        return this.#c.transport.hydrate(key);
+        return this.#read(key, decision.type);
       case "wait":
         await this.#c.book.commit(key, ...counted, {
           type: "verdict",
@@ -179,6 +177,47 @@ export class DeliveryRun {
         await this.#settle(key, decision.verdict, signal);
         return undefined;
     }
+  }
+
+  /**
+   * A run-status or thread read. A failed read (the network, or a fetch that
+   * throws at once) answers "network-error", which after RUN_STARTED asks for
+   * another read: each read after a failed one waits a full-jitter backoff, capped,
+   * so the loop always yields to a timer, and each failure is counted on the entry
+   * and kept as its last error. The network does not spend the budget.
+   */
+  async #read(key: string, type: "status" | "hydrate"): Promise<DeliverySignal | undefined> {
+    const before = this.#c.book.get(key);
+    if (!before) return undefined;
+    const failed = countersOf(before).failedReads ?? 0;
+    if (failed > 0) {
+      const ms = backoffDelay(failed - 1, { random: this.#c.options.deps.random });
+      await abortableSleep(this.#c.options.deps.timers, ms, this.#c.abortSignal());
+      if (!this.#c.active()) return undefined;
+    }
+    const signal =
+      type === "status"
+        ? await this.#c.transport.statusThenHydrate(key)
+        : await this.#c.transport.hydrate(key);
+    const after = this.#c.book.get(key);
+    if (!after) return undefined;
+    const readFailed = signal.type === "network-error";
+    if (readFailed || failed > 0) {
+      await this.#c.book.commit(key, {
+        type: "counted",
+        counters: { ...countersOf(after), failedReads: readFailed ? failed + 1 : 0 },
+        at: this.#c.options.deps.now(),
+        ...(readFailed
+          ? {
+              error: {
+                kind: "network",
+                message: `Could not read the ${type === "status" ? "run's status" : "conversation"} (${failed + 1} time(s) in a row).`,
+              },
+            }
+          : {}),
+      });
+    }
+    return signal;
   }
 
   /**

@@ -93,6 +93,11 @@ export interface DeliveryCounters {
   readonly budgetChecks: number;
   /** When the first attempt went out (epoch ms), or null. */
   readonly firstSentAt: number | null;
+  /**
+   * Status or thread reads in a row that failed on the network: each waits a
+   * full-jitter backoff before the next (absent on entries from before it).
+   */
+  readonly failedReads?: number;
 }
 
 export const NO_COUNTERS: DeliveryCounters = {

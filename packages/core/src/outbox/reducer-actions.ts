@@ -27,7 +27,13 @@ export type EntryAction =
   /** The entry that sends for this one's batch changed: mirror its delivery progress. */
   | { readonly type: "follow"; readonly leader: OutboxEntry; readonly at: number }
   /** The delivery's counters changed (re-attaches without progress, server failures…). */
-  | { readonly type: "counted"; readonly counters: DeliveryCounters; readonly at: number }
+  | {
+      readonly type: "counted";
+      readonly counters: DeliveryCounters;
+      readonly at: number;
+      /** A failure met on the way (a read that failed), kept as the entry's last error. */
+      readonly error?: EntryError;
+    }
   /** Retries are spent or storage keeps failing: wait, not final, for online / visible / retry-now / start. */
   | {
       readonly type: "stalled";

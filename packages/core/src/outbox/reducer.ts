@@ -98,7 +98,13 @@ export function countersOf(entry: OutboxEntry): DeliveryCounters {
 
 /** A fresh budget: what a resumed stalled entry starts with. */
 function resumedCounters(entry: OutboxEntry): DeliveryCounters {
-  return { ...countersOf(entry), serverFailures: 0, reattachesWithoutProgress: 0, budgetChecks: 0 };
+  return {
+    ...countersOf(entry),
+    serverFailures: 0,
+    reattachesWithoutProgress: 0,
+    budgetChecks: 0,
+    failedReads: 0,
+  };
 }
 
 function positive(value: number | undefined): number {
@@ -215,7 +221,12 @@ export function reduceEntry(entry: OutboxEntry, action: EntryAction): OutboxEntr
       };
     }
     case "counted":
-      return { ...entry, counters: action.counters, updatedAt: action.at };
+      return {
+        ...entry,
+        counters: action.counters,
+        ...(action.error ? { lastError: action.error } : {}),
+        updatedAt: action.at,
+      };
     case "stalled":
       if (entry.state === "held" || entry.state === "paused") return entry;
       return {

@@ -46,6 +46,7 @@ const DeliveryCountersSchema = z.looseObject({
   reattachesWithoutProgress: z.int().check(z.nonnegative()),
   budgetChecks: z.int().check(z.nonnegative()),
   firstSentAt: z.nullable(z.number()),
+  failedReads: z.exactOptional(z.int().check(z.nonnegative())),
 });
 
 const EntryBatchSchema = z.looseObject({

@@ -434,3 +434,50 @@ for (const jump of [-60 * MINUTE, 60 * MINUTE]) {
     expect(gap).toBeLessThan(MINUTE);
   });
 }
+
+test("thread reads that keep failing after RUN_STARTED back off: at most 20 in a fake minute, never final, then applied from the thread", async () => {
+  const harness = await startHarness({ mode: "af-lifecycle" });
+  const time = new VirtualTime({ realAboveMs: 40_000 });
+  const log: RequestRecord[] = [];
+  const reachServer = recordingFetch(log);
+  let readsFail = false;
+  let failedReads = 0;
+  const client = makeClient(harness, {
+    retry: {},
+    deps: {
+      now: time.now,
+      timers: time.timers,
+      // A read (anything without an idempotency key) throws synchronously, as a
+      // fetch blocked by the page can: the loop must still yield and back off.
+      fetch: (input, init) => {
+        if (readsFail && new Headers(init?.headers).get("idempotency-key") === null) {
+          failedReads += 1;
+          throw new TypeError("Failed to fetch");
+        }
+        return reachServer(input, init);
+      },
+    },
+  });
+  await client.start();
+  const interrupt = await askForDeployment(client, "t-reads-fail");
+  // The resume's stream is cut after RUN_STARTED and the tool's result: without the
+  // contract the client must read the thread to learn the outcome, and every read fails.
+  await chaos(harness, [{ point: "mid-stream", action: "drop", afterEvents: 2, threadId: "t-reads-fail" }]);
+  readsFail = true;
+  const entry = await client.answer({ threadId: "t-reads-fail", interruptId: interrupt.id, approved: true });
+  const from = time.now();
+  await until(() => time.now() - from >= MINUTE, "a fake minute");
+
+  expect(failedReads).toBeGreaterThan(0);
+  expect(failedReads).toBeLessThanOrEqual(20);
+  const waiting = entryOf(client, entry.key);
+  expect(isFinalState(waiting.state)).toBe(false);
+  expect(waiting.lastError?.kind).toBe("network");
+
+  // Reads work again: the next backed-off read finds the result, no action needed.
+  readsFail = false;
+  const final = await settled(client, entry.key);
+  expect(final.state).toBe("applied");
+  expect(new Set(resumes(log).map((request) => request.idempotencyKey))).toEqual(new Set([entry.key]));
+  expect(await ledger(harness)).toHaveLength(1);
+});
