@@ -1,11 +1,9 @@
 /**
  * The most an app may pay for the SDK, minified and gzipped with its dependencies
  * (React, react-dom and @tanstack/react-query excluded; see measure-bundle.ts), in
- * both rolldown and esbuild, for what the page loads up front. Chunks loaded on
- * demand (the JSON-Schema validator, the AG-UI event schemas) are reported apart:
- * neither loads on an ordinary first answer.
- * `npm test` fails above either (packages/core/test/size/bundle-size.test.ts);
- * bench/RESULTS.md has the figures.
+ * both rolldown and esbuild, for what the page loads up front (the JSON-Schema
+ * validator is loaded on demand and reported apart). `npm test` fails above either
+ * (packages/core/test/size/bundle-size.test.ts); bench/RESULTS.md has the figures.
  */
 export const SIZE_TARGETS = {
   /** `createOutboxClient`, `OutboxProvider`, `useThread`, `useApproval`, `DefaultApprovalCard`. */
@@ -27,17 +25,13 @@ export const SIZE_TARGETS = {
  * chunk fold and the group commit (rolldown / esbuild: 50,574 / 51,718 B and
  * 43,175 / 43,776 B).
  *
- * Then the AG-UI event schemas moved to a chunk loaded on demand (a run's own events
- * are checked by hand, so an ordinary first answer never loads it,
- * test/integration/first-answer-chunks.test.ts): rolldown / esbuild 49,092 /
- * 51,310 B and 41,616 / 43,429 B. What remains is in bench/RESULTS.md section 6.
  * Then the degraded rules for a batch answer the server left unread or asks again, the
  * bounded fallback when capabilities cannot be read, the rows for a tool the server
- * never started and the LangGraph / pydantic-ai evidence markers (the classifier and
- * the server-kind machine are on every page), and the sign-out path: measured
- * 50.2 / 52.4 kB and 42.7 / 44.5 kB.
+ * never started, the LangGraph / pydantic-ai evidence markers, the brake on failed
+ * thread reads and the sign-out path (the classifier and the server-kind machine are
+ * on every page): measured 51.8 / 53.0 kB and 44.4 / 45.1 kB.
  */
 export const SIZE_BUDGETS = {
-  typicalApp: 52_700,
-  clientOnly: 44_800,
+  typicalApp: 53_300,
+  clientOnly: 45_400,
 } as const satisfies Record<keyof typeof SIZE_TARGETS, number>;

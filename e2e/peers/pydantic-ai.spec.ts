@@ -83,7 +83,9 @@ test("a drop after RUN_STARTED: lost with the answer kept, never resent, one exe
   expect(await peer.ledger(threadId)).toHaveLength(1);
 });
 
-test("tool unavailable: lost (it did not run), never applied, nothing ran", async ({ page }) => {
+test("tool unavailable: needs you (it did not run), never applied nor lost, nothing ran", async ({
+  page,
+}) => {
   const threadId = newThreadId("pyd-unavailable");
   await askToDeploy(page, threadId);
   await peer.addFaults({ point: "before-claim", action: "fail", threadId });
@@ -91,7 +93,7 @@ test("tool unavailable: lost (it did not run), never applied, nothing ran", asyn
   await approve(page);
 
   const card = approvalCard(page);
-  await expect(card).toHaveAttribute("data-state", "lost", { timeout: 30_000 });
-  await expect(cardStatus(page)).toHaveText(/^Outcome unknown/);
+  await expect(card).toHaveAttribute("data-state", "needs_user", { timeout: 30_000 });
+  await expect(card).toContainText("did not run");
   expect(await peer.ledger(threadId)).toHaveLength(0);
 });

@@ -1,6 +1,11 @@
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
-import { type AgUiEvent, MetadataKey, type StreamCursor, StreamCursorSchema } from "../protocol";
-import { EventSchema as EventMiniSchema } from "../protocol/ag-ui-mini";
+import {
+  type AgUiEvent,
+  EventMiniSchema,
+  MetadataKey,
+  type StreamCursor,
+  StreamCursorSchema,
+} from "../protocol";
 
 export interface BackgroundEvent {
   readonly event: AgUiEvent;

@@ -261,9 +261,7 @@ export async function* readEventBatches(
       for (const frame of frames) {
         let streamed: StreamedEvent;
         try {
-          const decoded = decodeEventFrame(frame);
-          // Only an event outside the ordinary run's waits, the first time, for the schemas.
-          streamed = decoded instanceof Promise ? await decoded : decoded;
+          streamed = decodeEventFrame(frame);
         } catch (error) {
           decodeFailure = error;
           break;
@@ -276,8 +274,6 @@ export async function* readEventBatches(
         }
       }
       frames.length = 0;
-      // Waiting for the schemas may have outlasted the caller's interest.
-      if (stop.signal.aborted) throw stop.signal.reason;
 
       if (batch.length > 0) {
         yield batch;

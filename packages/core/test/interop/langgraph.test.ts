@@ -189,7 +189,7 @@ describe.skipIf(unavailable !== undefined)("the real LangGraph AG-UI server (ag-
     await expectTruthful(final, "lg-model-fail");
   });
 
-  test("the stream drops right after RUN_STARTED: never resent, the thread decides; one execution", async () => {
+  test("the stream drops right after RUN_STARTED: never resent, the thread decides; at most one execution", async () => {
     const client = await started();
     const interrupt = await askForDeployment(client, "lg-drop");
     await peer.chaos([{ point: "mid-stream", action: "drop", afterEvents: 1, threadId: "lg-drop" }]);
@@ -208,7 +208,11 @@ describe.skipIf(unavailable !== undefined)("the real LangGraph AG-UI server (ag-
     expect(["applied", "lost"]).toContain(final.state);
     expect(answerKeys).toEqual([entry.key]);
     expect(requests.length).toBeLessThanOrEqual(6);
-    await expect.poll(async () => (await executions("lg-drop")).length).toBe(1);
+    // The adapter may go on to run the tool, or stop with the cut stream: never twice,
+    // and an "applied" needs the execution (expectTruthful reads the ledger).
+    if (final.state === "applied")
+      await expect.poll(async () => (await executions("lg-drop")).length).toBe(1);
+    expect((await executions("lg-drop")).length).toBeLessThanOrEqual(1);
     await expectTruthful(final, "lg-drop");
 
     // A reload sends nothing again.

@@ -177,6 +177,9 @@ export class ContractEngine {
       }
     }
     const bodyHash = createHash("sha256").update(raw).digest("hex");
+    // Read before the key is reserved: once it is, the same submission sent at the same
+    // moment (on any instance) may begin this run, and must not make it look taken.
+    const runIdInUse = (await this.#store.run(input.runId)) !== undefined;
     const record = await this.#store.reserveKey({ key, bodyHash, runId: input.runId, threadId });
     if (record.bodyHash !== bodyHash) {
       return {
@@ -187,7 +190,7 @@ export class ContractEngine {
       };
     }
     const runId = record.runId;
-    if (record.created && (await this.#store.run(runId)) !== undefined) {
+    if (record.created && runIdInUse) {
       return {
         kind: "error",
         status: 409,
