@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, openSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type PythonPeer, startPythonPeer } from "./python-peer";
 
 /**
  * The real Agent Framework AG-UI server (e2e/peers/agent-framework/app.py), started
@@ -48,74 +46,8 @@ export function peerUnavailableReason(release: PeerRelease = "current"): string 
   return undefined;
 }
 
-export interface AgentFrameworkPeer {
-  /** Base URL; the AG-UI endpoint is `${url}/agent`. */
-  readonly url: string;
-  ledger(): Promise<Array<{ threadId: string; toolCallId: string; args: unknown }>>;
-  chaos(faults: readonly Record<string, unknown>[]): Promise<void>;
-  reset(): Promise<void>;
-  close(): Promise<void>;
-}
+export type AgentFrameworkPeer = PythonPeer;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
-}
-
-async function waitUntilServing(url: string, child: ChildProcess, logPath: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the peer exited with ${child.exitCode}; see ${logPath}`);
-    try {
-      if ((await fetch(`${url}/__mode`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the peer did not start within 30 s; see ${logPath}`);
-}
-
-export async function startAgentFrameworkPeer(release: PeerRelease = "current"): Promise<AgentFrameworkPeer> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const scratch = mkdtempSync(join(tmpdir(), "af-peer-"));
-  const logPath = join(scratch, "peer.log");
-  const log = openSync(logPath, "a");
-  const child = spawn(pythonOf(release), [join(peerDir, "app.py")], {
-    env: { ...process.env, PORT: String(port), PEER_LEDGER: join(scratch, "ledger.jsonl") },
-    stdio: ["ignore", log, log],
-  });
-  await waitUntilServing(url, child, logPath);
-
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${url}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-  };
-  return {
-    url,
-    async ledger() {
-      const response = await fetch(`${url}/__ledger`);
-      return ((await response.json()) as { executions: Awaited<ReturnType<AgentFrameworkPeer["ledger"]>> })
-        .executions;
-    },
-    chaos: (faults) => post("/__chaos", { faults }),
-    reset: () => post("/__reset", {}),
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
-  };
+export function startAgentFrameworkPeer(release: PeerRelease = "current"): Promise<AgentFrameworkPeer> {
+  return startPythonPeer(pythonOf(release), join(peerDir, "app.py"));
 }

@@ -43,15 +43,22 @@ async function waitUntilServing(url: string, child: ChildProcess, logPath: strin
   throw new Error(`the peer did not start within 90 s; see ${logPath}`);
 }
 
-/** Starts `app` with `python` on a free port, its ledger and log in a fresh temp folder. */
-export async function startPythonPeer(python: string, app: string): Promise<PythonPeer> {
+/**
+ * Starts `app` with `python` on a free port, its ledger and log in a fresh temp folder;
+ * `env` adds the peer's own settings (who holds the history, for one).
+ */
+export async function startPythonPeer(
+  python: string,
+  app: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<PythonPeer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const scratch = mkdtempSync(join(tmpdir(), "agui-peer-"));
   const logPath = join(scratch, "peer.log");
   const log = openSync(logPath, "a");
   const child = spawn(python, [app], {
-    env: { ...process.env, PORT: String(port), PEER_LEDGER: join(scratch, "ledger.jsonl") },
+    env: { ...process.env, ...env, PORT: String(port), PEER_LEDGER: join(scratch, "ledger.jsonl") },
     stdio: ["ignore", log, log],
   });
   // A peer that never came up must not outlive the attempt.
