@@ -244,6 +244,8 @@ async function runOne(
     }
     const entries = await settledEntries(watcher, threadId);
     const card = approvalCard(watcher);
+    // Gives the card up to 5 s to catch up with storage; a card that never does is not
+    // dropped here but reported by checkInvariants below, from its state read after.
     await expect(card)
       .toHaveAttribute("data-state", entries[0]?.state ?? "", { timeout: 5000 })
       .catch(() => {});

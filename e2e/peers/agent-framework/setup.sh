@@ -1,42 +1,13 @@
 #!/usr/bin/env bash
-# Makes a virtual environment beside this script with exactly the pinned packages, once;
-# later calls return at once while the pins are unchanged.
+# The Agent Framework peer's virtual environments, once each
+# (exit 0 ready, exit 3 with one line saying why this machine cannot run it):
 #   setup.sh           the current release: requirements.txt → .venv
 #   setup.sh reported  the release the approval-resume report was filed against:
 #                      requirements-reported.txt → .venv-reported
-#   exit 0: ready to run (<venv>/bin/python app.py)
-#   exit 3: this machine cannot run it (no Python 3.10+, or PyPI unreachable); the one
-#           line on stdout says why, and the tests that need the peer skip with it.
-set -u
 here=$(cd "$(dirname "$0")" && pwd)
 case "${1:-current}" in
   current) requirements="$here/requirements.txt" venv="$here/.venv" ;;
   reported) requirements="$here/requirements-reported.txt" venv="$here/.venv-reported" ;;
   *) echo "usage: setup.sh [current|reported]" >&2; exit 2 ;;
 esac
-stamp="$venv/requirements.installed"
-log="$venv.setup.log"
-
-if [ -x "$venv/bin/python" ] && cmp -s "$requirements" "$stamp"; then
-  exit 0
-fi
-
-unavailable() {
-  echo "Agent Framework peer unavailable: $1"
-  rm -rf "$venv"
-  exit 3
-}
-
-python=${PYTHON:-python3}
-command -v "$python" >/dev/null 2>&1 || unavailable "no $python on PATH"
-version=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) ||
-  unavailable "$python does not run"
-"$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' 2>/dev/null ||
-  unavailable "agent-framework needs Python 3.10 or newer, $python is $version"
-
-echo "Installing the Agent Framework peer ($(basename "$requirements")) into $venv (once)..."
-rm -rf "$venv"
-"$python" -m venv "$venv" >"$log" 2>&1 || unavailable "python3 -m venv failed (see $log)"
-"$venv/bin/pip" install --disable-pip-version-check --no-input -r "$requirements" >>"$log" 2>&1 ||
-  unavailable "pip could not install $(basename "$requirements") from the package index (see $log)"
-cp "$requirements" "$stamp"
+exec bash "$here/../install-venv.sh" "Agent Framework" "$requirements" "$venv" agent-framework
