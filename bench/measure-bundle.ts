@@ -56,7 +56,11 @@ export interface BundleSize {
   readonly minifiedBytes: number;
   readonly gzipBytes: number;
   readonly brotliBytes: number;
-  /** Chunks loaded only on demand (the JSON-Schema validator), gzipped. */
+  /**
+   * Chunks loaded only on demand, gzipped together: the JSON-Schema validator, the
+   * AG-UI event schemas and the tab messages' schemas. None loads on an ordinary
+   * first answer (packages/core/test/integration/first-answer-chunks.test.ts).
+   */
   readonly lazyGzipBytes: number;
   /** Largest first, before minification (rolldown only; lazy chunks included). */
   readonly modules: readonly { readonly id: string; readonly renderedBytes: number }[];
@@ -129,7 +133,7 @@ async function esbuildBundle(subject: Subject, resolveFrom: string, excluded: re
     write: false,
     format: "esm",
     platform: "browser",
-    // Lazily loaded parts (the JSON-Schema validator) become chunks, as in an app.
+    // Lazily loaded parts (the validator, the event and tab schemas) become chunks, as in an app.
     splitting: true,
     outdir: "bundle-size",
     minify: true,

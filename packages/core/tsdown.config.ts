@@ -4,7 +4,7 @@ import { packageBuild } from "../../scripts/package-build.ts";
 export default defineConfig(
   packageBuild({
     index: "src/index.ts",
-    protocol: "src/protocol/index.ts",
+    protocol: "src/protocol/public.ts",
     validator: "src/answer/validate-answer.ts",
     "background-runs": "src/background-runs.ts",
     testing: "src/testing/index.ts",

@@ -1,11 +1,6 @@
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
-import {
-  type AgUiEvent,
-  EventMiniSchema,
-  MetadataKey,
-  type StreamCursor,
-  StreamCursorSchema,
-} from "../protocol";
+import { type AgUiEvent, MetadataKey, type StreamCursor, StreamCursorSchema } from "../protocol";
+import { EventSchema as EventMiniSchema } from "../protocol/ag-ui-mini";
 
 export interface BackgroundEvent {
   readonly event: AgUiEvent;

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import * as classic from "@ag-ui/core/schemas";
 import { expect, test } from "vitest";
 import type { z } from "zod";
@@ -137,15 +138,20 @@ test("both schema sets accept the same input with the same data and refuse it wi
       const input = sample(original, next, 0);
       const expected = original.safeParse(input);
       const actual = rewritten.safeParse(input);
-      const context = `${name}, seed ${index + 1}, round ${round}`;
-      expect(actual.success, context).toBe(expected.success);
-      if (expected.success) {
-        expect(actual.data, context).toEqual(expected.data);
-        accepted += 1;
-      } else {
-        expect(actual.error?.issues, context).toEqual(expected.error?.issues);
-        refused += 1;
+      // Asserted through expect only where a quick comparison differs: thousands of inputs.
+      const same =
+        actual.success === expected.success &&
+        (expected.success
+          ? isDeepStrictEqual(actual.data, expected.data)
+          : isDeepStrictEqual(actual.error?.issues, expected.error?.issues));
+      if (!same) {
+        const context = `${name}, seed ${index + 1}, round ${round}`;
+        expect(actual.success, context).toBe(expected.success);
+        if (expected.success) expect(actual.data, context).toEqual(expected.data);
+        else expect(actual.error?.issues, context).toEqual(expected.error?.issues);
       }
+      if (expected.success) accepted += 1;
+      else refused += 1;
     }
   });
   // The generator must reach both answers often, or the comparison says little.

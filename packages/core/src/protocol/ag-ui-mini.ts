@@ -3,25 +3,31 @@
 // The AG-UI types still come from @ag-ui/core (protocol/ag-ui.ts).
 import { EventType } from "@ag-ui/core";
 import * as z from "zod/mini";
+import {
+  AgentCapabilitiesSchema,
+  type CustomObject,
+  ExecutionCapabilitiesSchema,
+  HumanInTheLoopCapabilitiesSchema,
+  IdentityCapabilitiesSchema,
+  MetadataSchema,
+  MultiAgentCapabilitiesSchema,
+  MultimodalCapabilitiesSchema,
+  MultimodalInputCapabilitiesSchema,
+  MultimodalOutputCapabilitiesSchema,
+  OutputCapabilitiesSchema,
+  ReasoningCapabilitiesSchema,
+  StateCapabilitiesSchema,
+  SubagentInfoSchema,
+  ToolSchema,
+  ToolsCapabilitiesSchema,
+  TransportCapabilitiesSchema,
+} from "./ag-ui-capabilities-mini";
 
-// biome-ignore lint/suspicious/noExplicitAny: the type @ag-ui/core declares for its z.custom schemas.
-type CustomObject = Record<string, any>;
 //#region src/generated/schemas.ts
 /**
  * The discriminator carried by every event.
  */
 const EventTypeSchema = z.enum(EventType);
-/**
- * Extra information attached to an event, a message, a tool call, a tool, an
- * interrupt or a resume entry. Open by key: any JSON value is allowed under a
- * key, including null, because a null there is meaningful data. The object
- * itself may be absent but is never null when present. The key ag-ui is
- * reserved for the protocol's own use; reservation is by convention, since
- * validating the shape of a key's value would contradict being open by key.
- */
-const MetadataSchema = z.custom<CustomObject>(
-  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
-);
 /**
  * An opaque handle for one subagent invocation, not a reusable name for a
  * subagent definition: two invocations of the same subagent carry two
@@ -566,15 +572,6 @@ const CustomEventSchema = z.looseObject({
   value: z.any().check(z.refine((value) => value !== void 0)),
 });
 /**
- * A tool the agent may call.
- */
-const ToolSchema = z.looseObject({
-  name: z.string(),
-  description: z.string(),
-  parameters: z.optional(z.any().check(z.refine((value) => value !== null))),
-  metadata: z.optional(MetadataSchema),
-});
-/**
  * A named piece of ambient information given to the agent for the run,
  * distinct from the conversation.
  */
@@ -952,164 +949,6 @@ const EventSchema = z.discriminatedUnion("type", [
  * Every role a materialised message may have.
  */
 const RoleSchema = z.enum(["developer", "system", "assistant", "user", "tool", "activity", "reasoning"]);
-/**
- * Describes a subagent that can be invoked by a parent agent.
- */
-const SubagentInfoSchema = z.looseObject({
-  name: z.string(),
-  description: z.optional(z.string()),
-});
-/**
- * Basic metadata about the agent. Useful for discovery UIs, agent
- * marketplaces, and debugging. Set these when you want clients to display
- * agent information or when multiple agents are available and users need to
- * pick one.
- */
-const IdentityCapabilitiesSchema = z.looseObject({
-  name: z.optional(z.string()),
-  type: z.optional(z.string()),
-  description: z.optional(z.string()),
-  version: z.optional(z.string()),
-  provider: z.optional(z.string()),
-  documentationUrl: z.optional(z.string()),
-  metadata: z.optional(MetadataSchema),
-});
-/**
- * Declares which transport mechanisms the agent supports. Clients use this to
- * pick the best connection strategy. Only set flags to true for transports
- * your agent actually handles — omit or set false for unsupported ones.
- */
-const TransportCapabilitiesSchema = z.looseObject({
-  streaming: z.optional(z.boolean()),
-  websocket: z.optional(z.boolean()),
-  httpBinary: z.optional(z.boolean()),
-  pushNotifications: z.optional(z.boolean()),
-  resumable: z.optional(z.boolean()),
-});
-/**
- * Tool calling capabilities. Distinguishes between tools the agent itself
- * provides (listed in items) and tools the client passes at runtime via
- * RunAgentInput.tools. Enable this when your agent can call functions, search
- * the web, execute code, etc.
- */
-const ToolsCapabilitiesSchema = z.looseObject({
-  supported: z.optional(z.boolean()),
-  items: z.optional(z.array(ToolSchema)),
-  parallelCalls: z.optional(z.boolean()),
-  clientProvided: z.optional(z.boolean()),
-});
-/**
- * Output format support. Enable structuredOutput when your agent can return
- * responses conforming to a JSON schema, which is useful for programmatic
- * consumption.
- */
-const OutputCapabilitiesSchema = z.looseObject({
-  structuredOutput: z.optional(z.boolean()),
-  supportedMimeTypes: z.optional(z.array(z.string())),
-});
-/**
- * State and memory management capabilities. These tell the client how the
- * agent handles shared state and whether conversation context persists across
- * runs.
- */
-const StateCapabilitiesSchema = z.looseObject({
-  snapshots: z.optional(z.boolean()),
-  deltas: z.optional(z.boolean()),
-  memory: z.optional(z.boolean()),
-  persistentState: z.optional(z.boolean()),
-});
-/**
- * Multi-agent coordination capabilities. Enable these when your agent can
- * orchestrate or hand off work to other agents.
- */
-const MultiAgentCapabilitiesSchema = z.looseObject({
-  supported: z.optional(z.boolean()),
-  delegation: z.optional(z.boolean()),
-  handoffs: z.optional(z.boolean()),
-  subagents: z.optional(z.array(SubagentInfoSchema)),
-});
-/**
- * Reasoning and thinking capabilities. Enable these when your agent exposes
- * its internal thought process (e.g., chain-of-thought, extended thinking).
- */
-const ReasoningCapabilitiesSchema = z.looseObject({
-  supported: z.optional(z.boolean()),
-  streaming: z.optional(z.boolean()),
-  encrypted: z.optional(z.boolean()),
-});
-/**
- * Modalities the agent can accept as input. Clients use this to show or hide
- * file upload buttons, audio recorders, image pickers, etc.
- */
-const MultimodalInputCapabilitiesSchema = z.looseObject({
-  image: z.optional(z.boolean()),
-  audio: z.optional(z.boolean()),
-  video: z.optional(z.boolean()),
-  pdf: z.optional(z.boolean()),
-  file: z.optional(z.boolean()),
-});
-/**
- * Modalities the agent can produce as output. Clients use this to anticipate
- * rich content in the agent's response.
- */
-const MultimodalOutputCapabilitiesSchema = z.looseObject({
-  image: z.optional(z.boolean()),
-  audio: z.optional(z.boolean()),
-});
-/**
- * Multimodal input and output support. Organized into input and output
- * sub-objects so clients can independently query what the agent accepts versus
- * what it produces.
- */
-const MultimodalCapabilitiesSchema = z.looseObject({
-  input: z.optional(MultimodalInputCapabilitiesSchema),
-  output: z.optional(MultimodalOutputCapabilitiesSchema),
-});
-/**
- * Execution control and limits. Declare these so clients can set expectations
- * about how long or how many steps an agent run might take.
- */
-const ExecutionCapabilitiesSchema = z.looseObject({
-  codeExecution: z.optional(z.boolean()),
-  sandboxed: z.optional(z.boolean()),
-  maxIterations: z.optional(z.int().check(z.gte(0)).check(z.lte(9007199254740991))),
-  maxExecutionTime: z.optional(z.int().check(z.gte(0)).check(z.lte(9007199254740991))),
-});
-/**
- * Human-in-the-loop interaction support. Enable these when your agent can
- * pause execution to request human input, approval, or feedback before
- * continuing.
- */
-const HumanInTheLoopCapabilitiesSchema = z.looseObject({
-  supported: z.optional(z.boolean()),
-  approvals: z.optional(z.boolean()),
-  interventions: z.optional(z.boolean()),
-  feedback: z.optional(z.boolean()),
-  interrupts: z.optional(z.boolean()),
-  approveWithEdits: z.optional(z.boolean()),
-});
-/**
- * A typed, categorized snapshot of an agent's current capabilities. All fields
- * are optional — agents only declare what they support. An omitted field means
- * the capability is not declared (unknown), not that it is unsupported. The
- * custom field is an escape hatch for integration-specific capabilities that
- * do not fit into the standard categories.
- */
-const AgentCapabilitiesSchema = z.looseObject({
-  identity: z.optional(IdentityCapabilitiesSchema),
-  transport: z.optional(TransportCapabilitiesSchema),
-  tools: z.optional(ToolsCapabilitiesSchema),
-  output: z.optional(OutputCapabilitiesSchema),
-  state: z.optional(StateCapabilitiesSchema),
-  multiAgent: z.optional(MultiAgentCapabilitiesSchema),
-  reasoning: z.optional(ReasoningCapabilitiesSchema),
-  multimodal: z.optional(MultimodalCapabilitiesSchema),
-  execution: z.optional(ExecutionCapabilitiesSchema),
-  humanInTheLoop: z.optional(HumanInTheLoopCapabilitiesSchema),
-  custom: z.optional(
-    z.custom<CustomObject>((value) => typeof value === "object" && value !== null && !Array.isArray(value)),
-  ),
-});
 /**
  * Composed into everything that can belong to a subagent's work: the events
  * that describe content or progress, the message types, and each interrupt.

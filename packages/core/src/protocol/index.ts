@@ -1,11 +1,9 @@
 export * from "./ag-ui";
-export * from "./ag-ui-constants";
 export {
   /** `AgentCapabilitiesSchema` on zod/mini: the same checks, a fraction of the bundle. */
   AgentCapabilitiesSchema as AgentCapabilitiesMiniSchema,
-  /** `EventSchema` on zod/mini: the same checks, a fraction of the bundle. */
-  EventSchema as EventMiniSchema,
-} from "./ag-ui-mini";
+} from "./ag-ui-capabilities-mini";
+export * from "./ag-ui-constants";
 export * from "./background";
 export * from "./extensions";
 export * from "./headers";

@@ -261,7 +261,9 @@ export async function* readEventBatches(
       for (const frame of frames) {
         let streamed: StreamedEvent;
         try {
-          streamed = decodeEventFrame(frame);
+          const decoded = decodeEventFrame(frame);
+          // Only an event outside the ordinary run's waits, the first time, for the schemas.
+          streamed = decoded instanceof Promise ? await decoded : decoded;
         } catch (error) {
           decodeFailure = error;
           break;
@@ -274,6 +276,8 @@ export async function* readEventBatches(
         }
       }
       frames.length = 0;
+      // Waiting for the schemas may have outlasted the caller's interest.
+      if (stop.signal.aborted) throw stop.signal.reason;
 
       if (batch.length > 0) {
         yield batch;

@@ -1,11 +1,12 @@
 /**
- * The events a run is mostly made of, each a few string fields: the streamed
- * deltas, the starts and ends around them, steps, tool results carried as
- * text, custom events. What a field must be, per type, as the AG-UI event schema
- * says it (see simple-event-check.test.ts, which reads the schema to hold this
- * table to it). Types not here (snapshots, state deltas, run lifecycle, …) and
- * any variant this table does not cover (a tool result as content parts) are
- * left to the schema.
+ * The events a run is mostly made of, each a few string fields: the run's start
+ * and end, the streamed deltas, the starts and ends around them, steps, tool
+ * results carried as text, custom events. What a field must be, per type, as the
+ * AG-UI event schema says it (see simple-event-check.test.ts, which reads the
+ * schema to hold this table to it). Types not here (snapshots, state deltas, …)
+ * and any variant this table does not cover (a tool result as content parts, a
+ * run started with its input, token usage) are left to the schema, which is
+ * loaded only then (load-event-validator.ts).
  */
 interface EventShape {
   /** Fields that must be strings. */
@@ -16,6 +17,12 @@ interface EventShape {
   readonly optionalChoices?: Readonly<Record<string, readonly string[]>>;
   /** Fields that must be present, with any value. */
   readonly present?: readonly string[];
+  /** Fields that, when present, may hold any value but null. */
+  readonly optionalNotNull?: readonly string[];
+  /** Fields that, when present, must pass their check. */
+  readonly optionalChecks?: Readonly<Record<string, (value: unknown) => boolean>>;
+  /** Fields this table leaves to the schema: the event is declined when one is present. */
+  readonly absent?: readonly string[];
 }
 
 const TEXT_ROLES = ["developer", "system", "assistant", "user"] as const;
@@ -23,6 +30,24 @@ const TEXT_ROLES = ["developer", "system", "assistant", "user"] as const;
 // A Map, not an object literal: a `type` such as "__proto__" or "toString"
 // must find nothing.
 export const SIMPLE_EVENT_SHAPES: ReadonlyMap<string, EventShape> = new Map<string, EventShape>([
+  [
+    "RUN_STARTED",
+    {
+      strings: ["threadId", "runId"],
+      optionalStrings: ["protocolVersion", "parentRunId"],
+      absent: ["input"],
+    },
+  ],
+  [
+    "RUN_FINISHED",
+    {
+      strings: ["threadId", "runId"],
+      optionalNotNull: ["result"],
+      optionalChecks: { outcome: isValidRunOutcome },
+      absent: ["usage"],
+    },
+  ],
+  ["RUN_ERROR", { strings: ["message"], optionalStrings: ["code"], absent: ["usage"] }],
   ["TEXT_MESSAGE_CONTENT", { strings: ["messageId", "delta"] }],
   ["REASONING_MESSAGE_CONTENT", { strings: ["messageId", "delta"] }],
   ["TOOL_CALL_ARGS", { strings: ["toolCallId", "delta"] }],
@@ -77,6 +102,15 @@ export function isValidSimpleEvent(event: unknown): boolean {
     }
   }
   if (shape.present) for (const field of shape.present) if (event[field] === undefined) return false;
+  if (shape.optionalNotNull)
+    for (const field of shape.optionalNotNull) if (event[field] === null) return false;
+  if (shape.optionalChecks) {
+    for (const field in shape.optionalChecks) {
+      const value = event[field];
+      if (value !== undefined && !shape.optionalChecks[field]?.(value)) return false;
+    }
+  }
+  if (shape.absent) for (const field of shape.absent) if (event[field] !== undefined) return false;
   // Then the fields every event may carry; absent is fine, and JSON has no `undefined`.
   return (
     (timestamp === undefined || Number.isSafeInteger(timestamp)) &&
@@ -90,4 +124,51 @@ export function isValidSimpleEvent(event: unknown): boolean {
 /** An object that is not an array: the schema's test for an object. */
 export function isJsonObject(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `RUN_FINISHED.outcome` as the schema has it: success (with the frontend tool
+ * calls left to answer), cancelled, or the interrupts the run paused on. Objects
+ * the schema would copy are declined with an own `__proto__` key, as above.
+ */
+function isValidRunOutcome(outcome: unknown): boolean {
+  if (!isPlainCopy(outcome)) return false;
+  switch (outcome.type) {
+    case "success": {
+      const pending = outcome.pendingToolCallIds;
+      return (
+        pending === undefined || (Array.isArray(pending) && pending.every((id) => typeof id === "string"))
+      );
+    }
+    case "cancelled":
+      return true;
+    case "interrupt": {
+      const interrupts = outcome.interrupts;
+      return Array.isArray(interrupts) && interrupts.length > 0 && interrupts.every(isValidInterrupt);
+    }
+    default:
+      return false;
+  }
+}
+
+const INTERRUPT_OPTIONAL_STRINGS = ["subagentRunId", "message", "toolCallId", "expiresAt"] as const;
+
+/** One `Interrupt`: an id and a reason, the optional strings, and objects for the schema and metadata. */
+function isValidInterrupt(interrupt: unknown): boolean {
+  if (!isPlainCopy(interrupt)) return false;
+  if (typeof interrupt.id !== "string" || typeof interrupt.reason !== "string") return false;
+  for (const field of INTERRUPT_OPTIONAL_STRINGS) {
+    const value = interrupt[field];
+    if (value !== undefined && typeof value !== "string") return false;
+  }
+  const { responseSchema, metadata } = interrupt;
+  return (
+    (responseSchema === undefined || isJsonObject(responseSchema)) &&
+    (metadata === undefined || isJsonObject(metadata))
+  );
+}
+
+/** An object the schema copies key for key: not an array, no own `__proto__`. */
+function isPlainCopy(value: unknown): value is Readonly<Record<string, unknown>> {
+  return isJsonObject(value) && !Object.hasOwn(value, "__proto__");
 }

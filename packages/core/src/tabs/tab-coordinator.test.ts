@@ -2,6 +2,7 @@ import { expect, test } from "vitest";
 import type { OutboxEntry } from "../outbox/entry";
 import { createEntry } from "../outbox/reducer";
 import { EventType } from "../protocol";
+import { loadEventValidator } from "../stream/load-event-validator";
 import type { ChannelFactory } from "./channel";
 import { InMemoryBroadcastHub, InMemoryLockManager } from "./in-memory-tabs";
 import type { LockLike, LockManagerLike } from "./lock-manager";
@@ -278,6 +279,9 @@ test("malformed, foreign and own messages are dropped without a throw; the chann
   raw.postMessage(envelope({ type: "request", request: { kind: "retry-now", key: "key-1" } }));
   expect(() => world.flush()).not.toThrow();
 
+  // The two thread events are not a run's ordinary ones: they wait for the AG-UI event
+  // schemas (loaded on demand), and what follows them waits behind, in order.
+  await loadEventValidator();
   expect(a.dropped).toEqual([
     ...malformed.map(() => DropReason.malformed),
     DropReason.otherNamespace,

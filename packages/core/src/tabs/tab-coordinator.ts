@@ -1,14 +1,10 @@
+import { loadEventValidator, loadedEventValidator } from "../stream/load-event-validator";
+import { isValidSimpleEvent } from "../stream/simple-event-check";
 import { defaultTimers, type Timers } from "../stream/timers";
 import { type ChannelFactory, type ChannelLike, defaultOpenChannel, type MessageEventLike } from "./channel";
 import { defaultLocks, type LockManagerLike, type LockManagerSource } from "./lock-manager";
-import {
-  parseTabEnvelope,
-  TAB_PROTOCOL,
-  TAB_PROTOCOL_VERSION,
-  type TabEnvelope,
-  type TabMessage,
-  TabMessageType,
-} from "./tab-message";
+import { parseTabEnvelope, type TabEnvelope, type TabMessage } from "./tab-message";
+import { TAB_PROTOCOL, TAB_PROTOCOL_VERSION, TabMessageType } from "./tab-protocol";
 
 /*
  * One sender per origin and namespace. Leadership is holding the exclusive Web
@@ -57,6 +53,8 @@ export type UnsupportedReason = (typeof UnsupportedReason)[keyof typeof Unsuppor
 /** Why an incoming message was ignored. Never the message itself: it may hold answers. */
 export const DropReason = {
   malformed: "malformed",
+  /** A thread event waited for the AG-UI event schemas, which could not be loaded (offline, say). */
+  unreadable: "unreadable",
   otherNamespace: "other-namespace",
   ownMessage: "own-message",
 } as const;
@@ -351,21 +349,71 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
     });
   }
 
+  // A thread event other than a run's ordinary ones waits, the first time, for the
+  // AG-UI event schemas (stream/load-event-validator.ts); the messages after it wait
+  // behind it, so a tab still reads every message in the order it was sent.
+  const unread: MessageEventLike[] = [];
+
   function onChannelMessage(event: MessageEventLike): void {
     const current = session;
     if (!current || current.stopped) return;
-    const envelope = parseTabEnvelope(event.data);
-    if (!envelope) {
+    unread.push(event);
+    if (unread.length === 1) readUnread();
+  }
+
+  function readUnread(): void {
+    for (let next = unread[0]; next !== undefined; next = unread[0]) {
+      const current = session;
+      if (!current || current.stopped) {
+        unread.length = 0;
+        return;
+      }
+      const waiting = next;
+      if (!read(current, waiting)) {
+        loadEventValidator().then(readUnread, () => {
+          if (unread[0] === waiting) unread.shift();
+          drop(DropReason.unreadable);
+          readUnread();
+        });
+        return;
+      }
+      unread.shift();
+    }
+  }
+
+  /**
+   * A thread event's `event` checked as the stream reader checks one: by hand, or by
+   * the AG-UI schema once loaded. `undefined` when it waits for the schemas, `null`
+   * when the schema refuses it.
+   */
+  function checkedEnvelope(envelope: TabEnvelope): TabEnvelope | null | undefined {
+    const message = envelope.message;
+    if (message.type !== TabMessageType.threadEvent || isValidSimpleEvent(message.event)) return envelope;
+    const validate = loadedEventValidator();
+    if (validate === undefined) return undefined;
+    try {
+      return { ...envelope, message: { ...message, event: validate(message.event, undefined) } };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Reads one message; `false` when it must wait for the event schemas (nothing read yet). */
+  function read(current: Session, event: MessageEventLike): boolean {
+    const parsed = parseTabEnvelope(event.data);
+    const envelope = parsed === undefined ? null : checkedEnvelope(parsed);
+    if (envelope === undefined) return false;
+    if (envelope === null) {
       drop(DropReason.malformed);
-      return;
+      return true;
     }
     if (envelope.namespace !== namespace) {
       drop(DropReason.otherNamespace);
-      return;
+      return true;
     }
     if (envelope.from === tabId) {
       drop(DropReason.ownMessage);
-      return;
+      return true;
     }
     const message = envelope.message;
     if (
@@ -373,7 +421,7 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
       message.entry.namespace !== namespace
     ) {
       drop(DropReason.otherNamespace);
-      return;
+      return true;
     }
     if (message.type === TabMessageType.leader) setState({ leaderTabId: message.tabId });
     if (message.type === TabMessageType.hello && state.leader) {
@@ -387,6 +435,7 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
     if (message.type === TabMessageType.entryAck)
       settleAnnouncement(message.key, AnnounceResult.acknowledged);
     guarded(() => options.onMessage(message, envelope.from));
+    return true;
   }
 
   function drop(reason: DropReason): void {

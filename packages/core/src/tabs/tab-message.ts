@@ -1,33 +1,18 @@
 import * as z from "zod/mini";
 import type { OutboxEntry } from "../outbox/entry";
-import { type AgUiEvent, EventMiniSchema } from "../protocol";
+import type { AgUiEvent } from "../protocol";
+import { isJsonObject } from "../stream/simple-event-check";
 import { OutboxEntrySchema } from "./entry-schema";
+import { TAB_PROTOCOL, TAB_PROTOCOL_VERSION, TabMessageType } from "./tab-protocol";
 
-/**
- * What tabs of one origin and namespace tell each other. Parsed once at the
- * boundary: anything that does not match is dropped, never thrown.
+/*
+ * What tabs of one origin and namespace tell each other, parsed once at the
+ * boundary: anything that does not match is dropped, never thrown. A thread
+ * event's `event` is only required to be an object here: the coordinator checks
+ * it as the stream reader does (tab-coordinator.ts), by hand for a run's ordinary
+ * events and with the AG-UI schemas, loaded on demand, for any other.
  */
-export const TabMessageType = {
-  /** An entry was written (by the leader's delivery, or a follower's conflict verdict): mirror it. */
-  entryChanged: "entry-changed",
-  /** A follower committed a new answer to the shared store: the leader loads it by key and sends it. */
-  entryAdded: "entry-added",
-  /** Entries were deleted (discard of a final entry, or `clear()`): forget them. */
-  entriesRemoved: "entries-removed",
-  /** An AG-UI event applied to a thread in the sending tab: apply it to the mirror. */
-  threadEvent: "thread-event",
-  /** A background run record changed in storage: read the runs again to mirror them. */
-  backgroundChanged: "background-changed",
-  /** The leader heard an `entry-added`: the follower's `answer()` may resolve. */
-  entryAck: "entry-ack",
-  /** The sender holds the lock and sends for the namespace. */
-  leader: "leader",
-  /** A tab joined; the leader answers with `leader` (and may resend state). */
-  hello: "hello",
-  /** A follower asks the leader to act on the person's behalf (only the leader writes delivery state). */
-  request: "request",
-} as const;
-export type TabMessageType = (typeof TabMessageType)[keyof typeof TabMessageType];
+export { TAB_PROTOCOL, TAB_PROTOCOL_VERSION, TabMessageType } from "./tab-protocol";
 
 /** Follower → leader requests; the follower never changes delivery state itself. */
 export const TabRequestSchema = z.discriminatedUnion("kind", [
@@ -54,7 +39,8 @@ export const TabMessageSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal(TabMessageType.threadEvent),
     threadId: z.string().check(z.minLength(1)),
-    event: EventMiniSchema,
+    /** Checked against the AG-UI event schema by the coordinator before anyone sees it. */
+    event: z.custom<AgUiEvent>(isJsonObject),
   }),
   z.object({ type: z.literal(TabMessageType.entryAck), key: z.string().check(z.minLength(1)) }),
   z.object({ type: z.literal(TabMessageType.backgroundChanged) }),
@@ -82,10 +68,6 @@ const parsedIsMessage = (message: z.infer<typeof TabMessageSchema>): TabMessage 
 void parsedIsMessage;
 /** One member of the union, by `type`. */
 export type TabMessageOf<T extends TabMessageType> = Extract<TabMessage, { type: T }>;
-
-/** Marks our messages on a channel other code might share. */
-export const TAB_PROTOCOL = "agui-outbox/tabs";
-export const TAB_PROTOCOL_VERSION = 1;
 
 /** What travels on the channel: the message, who sent it, and for which namespace. */
 export const TabEnvelopeSchema = z.object({

@@ -30,6 +30,12 @@ export interface ThreadRunnerOptions {
 export class ThreadRunner {
   readonly #options: ThreadRunnerOptions;
   readonly #abort = new AbortController();
+  /**
+   * Hydrations in flight, per thread. A message sent meanwhile waits for them: the
+   * snapshot they bring was taken before the message, and applied after its events
+   * it would wipe them (and the message's run would go without the thread's history).
+   */
+  readonly #hydrating = new Map<string, Set<Promise<void>>>();
 
   constructor(options: ThreadRunnerOptions) {
     this.#options = options;
@@ -42,6 +48,7 @@ export class ThreadRunner {
   /** Sends a user message and follows the run to its end. Rejects with an `OutboxError`. */
   async send(threadId: string, text: string): Promise<void> {
     const { threads, deps } = this.#options;
+    await this.#hydrated(threadId);
     // Applied as events, so every tab that mirrors this one shows the message too.
     const messageId = deps.randomUUID();
     for (const event of userMessageEvents(messageId, text)) threads.apply(threadId, event);
@@ -60,7 +67,21 @@ export class ThreadRunner {
   /** Replays the thread's snapshot and its open interrupts from the server. */
   async hydrate(threadId: string): Promise<void> {
     const runId = this.#options.deps.randomUUID();
-    await this.#run(threadId, runId, buildHydrationBody(threadId, runId));
+    const hydration = this.#run(threadId, runId, buildHydrationBody(threadId, runId));
+    const inFlight = this.#hydrating.get(threadId) ?? new Set();
+    this.#hydrating.set(threadId, inFlight.add(hydration));
+    try {
+      await hydration;
+    } finally {
+      inFlight.delete(hydration);
+      if (inFlight.size === 0 && this.#hydrating.get(threadId) === inFlight) this.#hydrating.delete(threadId);
+    }
+  }
+
+  /** Settles once the hydrations in flight for the thread have, whatever their outcome. */
+  async #hydrated(threadId: string): Promise<void> {
+    const inFlight = this.#hydrating.get(threadId);
+    if (inFlight) await Promise.allSettled(inFlight);
   }
 
   #run(threadId: string, runId: string, body: string): Promise<void> {

@@ -1,0 +1,29 @@
+/**
+ * What tabs of one origin and namespace tell each other: the names, which every
+ * tab needs to send. The schemas that check what arrives are in tab-message.ts.
+ */
+export const TabMessageType = {
+  /** An entry was written (by the leader's delivery, or a follower's conflict verdict): mirror it. */
+  entryChanged: "entry-changed",
+  /** A follower committed a new answer to the shared store: the leader loads it by key and sends it. */
+  entryAdded: "entry-added",
+  /** Entries were deleted (discard of a final entry, or `clear()`): forget them. */
+  entriesRemoved: "entries-removed",
+  /** An AG-UI event applied to a thread in the sending tab: apply it to the mirror. */
+  threadEvent: "thread-event",
+  /** A background run record changed in storage: read the runs again to mirror them. */
+  backgroundChanged: "background-changed",
+  /** The leader heard an `entry-added`: the follower's `answer()` may resolve. */
+  entryAck: "entry-ack",
+  /** The sender holds the lock and sends for the namespace. */
+  leader: "leader",
+  /** A tab joined; the leader answers with `leader` (and may resend state). */
+  hello: "hello",
+  /** A follower asks the leader to act on the person's behalf (only the leader writes delivery state). */
+  request: "request",
+} as const;
+export type TabMessageType = (typeof TabMessageType)[keyof typeof TabMessageType];
+
+/** Marks our messages on a channel other code might share. */
+export const TAB_PROTOCOL = "agui-outbox/tabs";
+export const TAB_PROTOCOL_VERSION = 1;
