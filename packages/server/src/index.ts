@@ -17,6 +17,7 @@ export {
   DeliveryRejected,
 } from "./engine/background-agent";
 export { type BackgroundAnswer, parsePollRequest } from "./engine/background-engine";
+export type { BeforeClaim, ClaimContext, ClaimRefusal } from "./engine/before-claim";
 export { canonicalJson } from "./engine/canonical-json";
 export { ContractEngine, type RunResponse } from "./engine/contract-engine";
 export type { ContractServerOptions } from "./engine/options";
@@ -30,6 +31,7 @@ export {
   type ResumeVerdict,
   sameDecision,
 } from "./engine/resume-verdict";
+export { realClock, type ServerClock } from "./engine/server-clock";
 export {
   capabilitiesOf,
   createNodeHandler,

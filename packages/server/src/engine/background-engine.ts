@@ -57,6 +57,9 @@ const FAILED_MID_RUN = "failed mid-run; whether it took effect is unknown, so it
 export class BackgroundEngine {
   readonly #options: ResolvedServerOptions;
   readonly #agent: BackgroundAgent;
+  /** The polls in flight on this instance, so {@link abandon} can stop them. */
+  readonly #polls = new Set<AbortController>();
+  #abandoned = false;
 
   constructor(options: ResolvedServerOptions, agent: BackgroundAgent) {
     this.#options = options;
@@ -125,6 +128,12 @@ export class BackgroundEngine {
     return { status: 202, body: run === undefined ? null : responseOf(run, 0) };
   }
 
+  /** Stops every poll in flight without writing again, as if the process died: their leases lapse. */
+  abandon(): void {
+    this.#abandoned = true;
+    for (const poll of this.#polls) poll.abort();
+  }
+
   /** `POST {base}/background/poll`: advances the run one step, or says why not. */
   async poll(raw: Buffer): Promise<BackgroundAnswer> {
     const parsed = parsePollRequest(raw);
@@ -161,15 +170,16 @@ export class BackgroundEngine {
     run = { ...run, version: run.version + 1 };
 
     const abort = new AbortController();
-    const renewal = setInterval(
+    this.#polls.add(abort);
+    const stopRenewal = this.#options.clock.every(
+      Math.max(10, Math.floor(this.#options.claimLeaseMs / 3)),
       () => {
         // A failed renewal lets the lease run down, as a dead poll's would.
         store.renewBackgroundPoll(found.runId, pollId, this.#options.claimLeaseMs).catch(() => {});
       },
-      Math.max(10, Math.floor(this.#options.claimLeaseMs / 3)),
     );
-    renewal.unref?.();
     const write = async (next: BackgroundRunRecord): Promise<BackgroundRunRecord> => {
+      if (this.#abandoned) throw new PollLost();
       // The renewals moved the stored lease on; a write carries it on from now rather than back.
       const renewed =
         next.poll === null
@@ -189,8 +199,9 @@ export class BackgroundEngine {
       if (caught instanceof PollLost) return pollInProgress();
       throw caught;
     } finally {
-      clearInterval(renewal);
+      stopRenewal();
       abort.abort();
+      this.#polls.delete(abort);
     }
   }
 

@@ -26,7 +26,15 @@ export type RunResponse =
   /** Stream the run's log from after this seq until its terminal event. */
   | { readonly kind: "stream"; readonly runId: string; readonly afterSeq: number }
   /** A background start's answer (202 and the first token), or why not. */
-  | { readonly kind: "json"; readonly answer: BackgroundAnswer };
+  | { readonly kind: "json"; readonly answer: BackgroundAnswer }
+  /** This instance was abandoned ({@link ContractEngine.abandon}): close the connection, answer nothing. */
+  | { readonly kind: "abandoned" };
+
+/** A poll's answer once this instance was abandoned; the HTTP layer closes the connection instead. */
+const ABANDONED: BackgroundAnswer = {
+  status: 503,
+  body: { error: { code: OutcomeCode.UNAVAILABLE, message: "this instance was abandoned" } },
+};
 
 /** How often one resume re-reads and decides again when another writer claimed in between. */
 const CLAIM_ROUNDS = 5;
@@ -48,6 +56,7 @@ export class ContractEngine {
   readonly #attempts = new Set<RunAttempt>();
   readonly #work = new Set<Promise<void>>();
   readonly #background: BackgroundEngine | undefined;
+  readonly #abandon = new AbortController();
 
   constructor(options: ResolvedServerOptions) {
     this.#options = options;
@@ -66,6 +75,18 @@ export class ContractEngine {
     idempotencyKey: string | undefined,
     pollPath = "/agent/background/poll",
   ): Promise<RunResponse> {
+    try {
+      const response = await this.#handleRun(raw, idempotencyKey, pollPath);
+      return this.#abandoned ? { kind: "abandoned" } : response;
+    } catch (error) {
+      // Abandoned mid-request (a write refused once its attempt stopped): nothing is answered.
+      if (this.#abandoned) return { kind: "abandoned" };
+      throw error;
+    }
+  }
+
+  async #handleRun(raw: Buffer, idempotencyKey: string | undefined, pollPath: string): Promise<RunResponse> {
+    if (this.#abandoned) return { kind: "abandoned" };
     const parsed = parseRunInput(raw, this.#options.randomUUID);
     if (!parsed.ok) return { kind: "error", status: 400, code: parsed.code, message: parsed.message };
     const input = parsed.input;
@@ -80,6 +101,7 @@ export class ContractEngine {
 
   /** `POST {base}/background/poll`; 404 when this server runs no background agent. */
   async pollBackground(raw: Buffer): Promise<BackgroundAnswer> {
+    if (this.#abandoned) return ABANDONED;
     if (this.#background === undefined) {
       return {
         status: 404,
@@ -88,7 +110,37 @@ export class ContractEngine {
         },
       };
     }
-    return this.#background.poll(raw);
+    const answer = await this.#background.poll(raw);
+    return this.#abandoned ? ABANDONED : answer;
+  }
+
+  /** True once {@link abandon} was called: this instance answers nothing more. */
+  get abandoned(): boolean {
+    return this.#abandon.signal.aborted;
+  }
+
+  /** Aborted by {@link abandon}: the HTTP layer closes this instance's open streams on it. */
+  get abandonSignal(): AbortSignal {
+    return this.#abandon.signal;
+  }
+
+  get #abandoned(): boolean {
+    return this.#abandon.signal.aborted;
+  }
+
+  /**
+   * Stops this instance as if its process died at this instant: every run and
+   * background poll it holds stops writing, with no rollback and no
+   * `RUN_ERROR`; their claims and leases stay in the store until they lapse and
+   * a sweeper (of any instance on the store) takes them, as it would a dead
+   * replica's. Requests from now on get no answer. Used to inject a crash.
+   */
+  abandon(): void {
+    if (this.#abandoned) return;
+    for (const attempt of this.#attempts) attempt.stop();
+    this.#attempts.clear();
+    this.#background?.abandon();
+    this.#abandon.abort();
   }
 
   /** Takes lapsed claims and orphaned runs, and prunes past the retention windows. */
@@ -203,6 +255,7 @@ export class ContractEngine {
     // The same submission while its run is going (on any instance): show that run instead of starting another.
     if (attempt === undefined) return { kind: "stream", runId, afterSeq: 0 };
 
+    let gated = false;
     for (let round = 0; ; round += 1) {
       const now = await this.#store.now();
       const occurrences = await this.#store.threadOccurrences(threadId);
@@ -221,6 +274,15 @@ export class ContractEngine {
       if (verdict.kind === "replay") {
         for (const event of replayEvents(verdict.outcome, runId, threadId)) await attempt.emit(event);
         return { kind: "stream", runId, afterSeq: attempt.startSeq };
+      }
+      if (!gated) {
+        gated = true;
+        const refusal = await this.#gate(input, runId, key, verdict.claims);
+        if (refusal !== undefined) {
+          await attempt.emit({ type: "RUN_STARTED", threadId, runId } as AgUiEvent);
+          await attempt.emit(runError(refusal.code, refusal.message));
+          return { kind: "stream", runId, afterSeq: attempt.startSeq };
+        }
       }
       const claimed = await this.#store.claim({
         runId,
@@ -247,6 +309,35 @@ export class ContractEngine {
       } as AgUiEvent);
       this.#track(attempt, this.#continueResume(attempt, input, key, verdict.claims));
       return { kind: "stream", runId, afterSeq: attempt.startSeq };
+    }
+  }
+
+  /** The `beforeClaim` hook's refusal, if any; a hook that throws refuses with a retryable UNAVAILABLE. */
+  async #gate(
+    input: RunAgentInput,
+    runId: string,
+    key: string,
+    claims: readonly ClaimedAnswer[],
+  ): Promise<{ readonly code: string; readonly message: string } | undefined> {
+    const hook = this.#options.beforeClaim;
+    if (hook === undefined) return undefined;
+    try {
+      const answer = await hook({
+        input,
+        threadId: input.threadId,
+        runId,
+        idempotencyKey: key,
+        interruptIds: claims.map(({ occurrence }) => occurrence.interruptId),
+      });
+      if (answer === undefined) return undefined;
+      const { code, message } = answer.refuse;
+      // A code the client cannot read would be taken as unknown: refuse with a retryable one instead.
+      return isKnownOutcomeCode(code) ? { code, message } : { code: OutcomeCode.UNAVAILABLE, message };
+    } catch {
+      return {
+        code: OutcomeCode.UNAVAILABLE,
+        message: "the server could not take this claim now; retry later",
+      };
     }
   }
 
@@ -340,6 +431,7 @@ export class ContractEngine {
         expiresAt: Date.parse(interrupt.expiresAt),
       };
     });
+    if (attempt.ended) throw new LeaseLost(attempt.runId);
     await this.#store.openOccurrences(opened);
     return { ...event, outcome: { ...outcome, interrupts } } as AgUiEvent;
   }
@@ -355,8 +447,10 @@ export class ContractEngine {
       threadId,
       startSeq: run.lastSeq,
       leaseMs: this.#options.claimLeaseMs,
+      clock: this.#options.clock,
     });
-    this.#attempts.add(attempt);
+    if (this.#abandoned) attempt.stop();
+    else this.#attempts.add(attempt);
     return attempt;
   }
 

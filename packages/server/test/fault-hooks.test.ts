@@ -1,0 +1,212 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { OutcomeCode } from "@agui-outbox/core/protocol";
+import { afterEach, expect, test, vi } from "vitest";
+import {
+  type BeforeClaim,
+  type ContractServer,
+  createContractServer,
+  MemoryStore,
+  OccurrenceState,
+  type ServerClock,
+  type ToolDefinition,
+} from "../src/index";
+import { ContractClient, resumeBody } from "./support/contract-client";
+import { ManualClock } from "./support/manual-clock";
+import { scriptedDeployAgent } from "./support/scripted-agent";
+
+const LEASE_MS = 3_000;
+
+/** One store shared by in-process instances, on a clock the test moves. */
+function sharedStore() {
+  const time = { now: 1_700_000_000_000 };
+  return { time, store: new MemoryStore({ now: () => time.now }) };
+}
+
+/** A deploy tool whose every run is counted and which holds until released. */
+function heldDeploy() {
+  const runs: string[] = [];
+  let release: () => void = () => {};
+  let started: () => void = () => {};
+  const running = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const tool: ToolDefinition = {
+    async execute(args, context) {
+      runs.push(context.toolCallId);
+      started();
+      await held;
+      return `deployed to ${String(args.target)}`;
+    },
+  };
+  return { tool, runs, running, release: () => release() };
+}
+
+const instances: { contract: ContractServer; http: Server }[] = [];
+
+async function instance(
+  store: MemoryStore,
+  tool: ToolDefinition,
+  extra: { beforeClaim?: BeforeClaim; clock?: ServerClock } = {},
+): Promise<{ contract: ContractServer; client: ContractClient }> {
+  const { agent } = scriptedDeployAgent({ record: async () => {}, entries: async () => [] });
+  const contract = createContractServer({
+    store,
+    agent,
+    tools: { deploy: tool },
+    claimLeaseMs: LEASE_MS,
+    sweepIntervalMs: 0,
+    ...extra,
+  });
+  const http = createServer(contract.handler());
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  instances.push({ contract, http });
+  return { contract, client: new ContractClient(`http://127.0.0.1:${(http.address() as AddressInfo).port}`) };
+}
+
+afterEach(async () => {
+  for (const { contract, http } of instances.splice(0)) {
+    if (!contract.engine.abandoned) await contract.close();
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+  }
+});
+
+test("beforeClaim refuses: RUN_ERROR with its code, nothing claimed, no tool run; the same key then claims and runs once", async () => {
+  const { store } = sharedStore();
+  const deploy = heldDeploy();
+  deploy.release();
+  let refuse = true;
+  const asked: string[][] = [];
+  const { client } = await instance(store, deploy.tool, {
+    beforeClaim: ({ interruptIds }) => {
+      asked.push([...interruptIds]);
+      return refuse
+        ? { refuse: { code: OutcomeCode.TOOL_UNAVAILABLE, message: "the deploy API is down" } }
+        : undefined;
+    },
+  });
+  const turn = await client.askToDeploy("t-gate", "deploy prod");
+  const body = resumeBody("t-gate", "run-gate", turn.interruptId, "key-gate");
+
+  const refused = await client.run(body, "key-gate");
+  expect(refused.types).toEqual(["RUN_STARTED", "RUN_ERROR"]);
+  expect((refused.events[0]?.metadata as Record<string, unknown> | undefined)?.["x-resume"]).toBeUndefined();
+  expect(refused.events[1]).toMatchObject({
+    code: OutcomeCode.TOOL_UNAVAILABLE,
+    message: "the deploy API is down",
+  });
+  expect(asked).toEqual([[turn.interruptId]]);
+  const [open] = await store.threadOccurrences("t-gate");
+  expect(open).toMatchObject({ state: OccurrenceState.pending, claim: null, decision: null });
+  expect(deploy.runs).toEqual([]);
+
+  refuse = false;
+  const retried = await client.run(body, "key-gate");
+  expect(retried.events.at(-1)).toMatchObject({ type: "RUN_FINISHED", outcome: { type: "success" } });
+  expect(deploy.runs).toHaveLength(1);
+
+  // A replay of the committed outcome claims nothing: the gate is not asked again.
+  const replayed = await client.run(body, "key-gate");
+  expect(replayed.events.at(-1)).toMatchObject({ type: "RUN_FINISHED" });
+  expect(asked).toHaveLength(2);
+  expect(deploy.runs).toHaveLength(1);
+});
+
+test("a beforeClaim that throws, or refuses with a code no client knows, refuses with a retryable UNAVAILABLE", async () => {
+  const { store } = sharedStore();
+  const deploy = heldDeploy();
+  let calls = 0;
+  const { client } = await instance(store, deploy.tool, {
+    beforeClaim: () => {
+      calls += 1;
+      if (calls === 1) throw new Error("quota service unreachable");
+      return { refuse: { code: "NOT_A_CONTRACT_CODE", message: "over quota" } };
+    },
+  });
+  const turn = await client.askToDeploy("t-gate-bad", "deploy prod");
+  const body = resumeBody("t-gate-bad", "run-gate-bad", turn.interruptId, "key-gate-bad");
+  const thrown = await client.run(body, "key-gate-bad");
+  expect(thrown.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: OutcomeCode.UNAVAILABLE });
+  const unknown = await client.run(body, "key-gate-bad");
+  expect(unknown.events.at(-1)).toMatchObject({
+    type: "RUN_ERROR",
+    code: OutcomeCode.UNAVAILABLE,
+    message: "over quota",
+  });
+  expect(deploy.runs).toEqual([]);
+});
+
+test("abandon mid-tool leaves the claim as a dead instance would; once the lease lapses another instance's sweep makes it INDETERMINATE, never a second run", async () => {
+  const { store, time } = sharedStore();
+  const deploy = heldDeploy();
+  const first = await instance(store, deploy.tool);
+  const second = await instance(store, deploy.tool);
+  const turn = await first.client.askToDeploy("t-abandon", "deploy prod");
+  const body = resumeBody("t-abandon", "run-abandon", turn.interruptId, "key-abandon");
+
+  const stream = await first.client.open(body, "key-abandon");
+  await deploy.running;
+  first.contract.abandon();
+  expect(await stream.done).toBe("error");
+  expect(stream.types).toEqual(["RUN_STARTED"]);
+  deploy.release();
+
+  // No rollback and no RUN_ERROR were written: the claim is held mid-tool, the run has no terminal event.
+  const [held] = await store.threadOccurrences("t-abandon");
+  expect(held).toMatchObject({ state: OccurrenceState.executing, claim: { runId: "run-abandon" } });
+  expect((await store.run("run-abandon"))?.terminal).toBeNull();
+  // A dead instance answers nothing.
+  await expect(first.client.status("run-abandon")).rejects.toThrow();
+
+  // Within the lease the claim is still the dead instance's: another submission is told so.
+  await second.contract.sweep();
+  const other = resumeBody("t-abandon", "run-other", turn.interruptId, "key-other");
+  const during = await second.client.run(other, "key-other");
+  expect(during.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: OutcomeCode.IN_PROGRESS });
+
+  time.now += LEASE_MS + 1;
+  await second.contract.sweep();
+  const [swept] = await store.threadOccurrences("t-abandon");
+  expect(swept?.state).toBe(OccurrenceState.indeterminate);
+  const after = await second.client.run(body, "key-abandon");
+  expect(after.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: OutcomeCode.INDETERMINATE });
+  expect(deploy.runs).toHaveLength(1);
+});
+
+test("the injected clock schedules lease renewals: ticking keeps a held claim, no tick lets it lapse to another instance's sweep", async () => {
+  for (const ticking of [true, false]) {
+    const { store, time } = sharedStore();
+    const deploy = heldDeploy();
+    const clock = new ManualClock();
+    const holder = await instance(store, deploy.tool, { clock });
+    const sweeper = await instance(store, deploy.tool);
+    const threadId = `t-clock-${ticking}`;
+    const turn = await holder.client.askToDeploy(threadId, "deploy prod");
+    const stream = await holder.client.open(
+      resumeBody(threadId, "run-clock", turn.interruptId, "key"),
+      "key",
+    );
+    await deploy.running;
+
+    for (let step = 0; step < 4; step += 1) {
+      time.now += LEASE_MS / 2;
+      if (ticking) clock.advance(LEASE_MS / 2);
+      // Let the renewal's store write settle before the other instance looks.
+      await new Promise((resolve) => setImmediate(resolve));
+      await sweeper.contract.sweep();
+    }
+    const [occurrence] = await store.threadOccurrences(threadId);
+    expect(occurrence?.state).toBe(ticking ? OccurrenceState.executing : OccurrenceState.indeterminate);
+    deploy.release();
+    await stream.done;
+    const [settled] = await store.threadOccurrences(threadId);
+    expect(settled?.state).toBe(ticking ? OccurrenceState.resolved : OccurrenceState.indeterminate);
+    expect(deploy.runs).toHaveLength(1);
+    // The ended run's renewal is off the clock.
+    await vi.waitFor(() => expect(clock.scheduled).toBe(0));
+  }
+});
