@@ -17,8 +17,8 @@ export {
   DeliveryRejected,
 } from "./engine/background-agent";
 export { type BackgroundAnswer, parsePollRequest } from "./engine/background-engine";
-export type { BeforeClaim, ClaimContext, ClaimRefusal } from "./engine/before-claim";
 export { canonicalJson } from "./engine/canonical-json";
+export type { AfterClaim, BeforeClaim, ClaimContext, ClaimRefusal } from "./engine/claim-hooks";
 export { ContractEngine, type RunResponse } from "./engine/contract-engine";
 export type { ContractServerOptions } from "./engine/options";
 export { type ParsedRunInput, parseRunInput } from "./engine/parse-run-input";

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { OutcomeCode } from "@agui-outbox/core/protocol";
 import { afterEach, expect, test, vi } from "vitest";
 import {
+  type AfterClaim,
   type BeforeClaim,
   type ContractServer,
   createContractServer,
@@ -50,7 +51,7 @@ const instances: { contract: ContractServer; http: Server }[] = [];
 async function instance(
   store: MemoryStore,
   tool: ToolDefinition,
-  extra: { beforeClaim?: BeforeClaim; clock?: ServerClock } = {},
+  extra: { beforeClaim?: BeforeClaim; afterClaim?: AfterClaim; clock?: ServerClock } = {},
 ): Promise<{ contract: ContractServer; client: ContractClient }> {
   const { agent } = scriptedDeployAgent({ record: async () => {}, entries: async () => [] });
   const contract = createContractServer({
@@ -138,6 +139,73 @@ test("a beforeClaim that throws, or refuses with a code no client knows, refuses
     message: "over quota",
   });
   expect(deploy.runs).toEqual([]);
+});
+
+test("afterClaim runs after the ack and before any tool: a throw rolls the claim back with its contract code, nothing ran; the retry runs once", async () => {
+  const { store } = sharedStore();
+  const deploy = heldDeploy();
+  deploy.release();
+  let fail = true;
+  const seen: string[] = [];
+  const { client } = await instance(store, deploy.tool, {
+    afterClaim: ({ runId, signal }) => {
+      seen.push(`${runId}:${signal.aborted}`);
+      if (fail) {
+        fail = false;
+        throw Object.assign(new Error("the model is down; retry with the same key"), {
+          code: OutcomeCode.MODEL_CALL_FAILED,
+        });
+      }
+    },
+  });
+  const turn = await client.askToDeploy("t-after-claim", "deploy prod");
+  const body = resumeBody("t-after-claim", "run-ac", turn.interruptId, "key-ac");
+  const failed = await client.run(body, "key-ac");
+  expect((failed.events[0]?.metadata as Record<string, unknown>)?.["x-resume"]).toMatchObject({
+    ack: "claimed",
+  });
+  expect(failed.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: OutcomeCode.MODEL_CALL_FAILED });
+  expect(failed.types).not.toContain("TOOL_CALL_RESULT");
+  const [open] = await store.threadOccurrences("t-after-claim");
+  expect(open).toMatchObject({ state: OccurrenceState.pending, claim: null, decision: null });
+  expect(deploy.runs).toEqual([]);
+
+  const retried = await client.run(body, "key-ac");
+  expect(retried.events.at(-1)).toMatchObject({ type: "RUN_FINISHED" });
+  expect(deploy.runs).toHaveLength(1);
+  expect(seen).toEqual(["run-ac:false", "run-ac:false"]);
+});
+
+test("abandon inside afterClaim (a crash after the claim): the claim stays leased, then lapses, and the retry elsewhere runs the tool once", async () => {
+  const { store, time } = sharedStore();
+  const deploy = heldDeploy();
+  deploy.release();
+  let crash = true;
+  const first = await instance(store, deploy.tool, {
+    afterClaim: () => {
+      if (crash) {
+        crash = false;
+        first.contract.abandon();
+      }
+    },
+  });
+  const second = await instance(store, deploy.tool);
+  const turn = await first.client.askToDeploy("t-crash-claim", "deploy prod");
+  const body = resumeBody("t-crash-claim", "run-cc", turn.interruptId, "key-cc");
+  const crashed = await first.client.open(body, "key-cc");
+  expect(await crashed.done).toBe("error");
+  expect(crashed.types).toEqual(["RUN_STARTED"]);
+  expect((crashed.events[0]?.metadata as Record<string, unknown>)?.["x-resume"]).toMatchObject({
+    ack: "claimed",
+  });
+  const [held] = await store.threadOccurrences("t-crash-claim");
+  expect(held).toMatchObject({ state: OccurrenceState.claimed, claim: { runId: "run-cc" } });
+
+  time.now += LEASE_MS + 1;
+  await second.contract.sweep();
+  const retried = await second.client.run(body, "key-cc");
+  expect(retried.events.at(-1)).toMatchObject({ type: "RUN_FINISHED", runId: "run-cc" });
+  expect(deploy.runs).toHaveLength(1);
 });
 
 test("abandon mid-tool leaves the claim as a dead instance would; once the lease lapses another instance's sweep makes it INDETERMINATE, never a second run", async () => {

@@ -1,24 +1,21 @@
 import { createHash } from "node:crypto";
 import {
   type AgUiEvent,
-  type Interrupt,
-  isKnownOutcomeCode,
   MetadataKey,
   OutcomeCode,
   type ResumeClaimAck,
-  type ResumeConflict,
   type RunAgentInput,
 } from "@agui-outbox/core/protocol";
 import type { ContractStore } from "../store/contract-store";
-import type { NewOccurrence, Settlement } from "../store/records";
 import { type BackgroundAnswer, BackgroundEngine } from "./background-engine";
+import { askBeforeClaim, claimContext } from "./claim-hooks";
 import type { ResolvedServerOptions } from "./options";
 import { parseRunInput } from "./parse-run-input";
+import { contractFailure, pumpAgent, runError } from "./pump-agent";
 import { replayEvents } from "./replay-events";
 import { type ClaimedAnswer, evaluateResume, isOpen } from "./resume-verdict";
-import { LeaseLost, RunAttempt } from "./run-attempt";
+import { RunAttempt } from "./run-attempt";
 import { type ResumeRun, runResume } from "./run-resume";
-import { parseArgs, type StreamedToolCall, trackToolCall } from "./tool-calls";
 
 /** What the HTTP layer does with a `POST` of a run. */
 export type RunResponse =
@@ -198,7 +195,7 @@ export class ContractEngine {
     } else {
       this.#track(
         attempt,
-        this.#pumpAgent(attempt, { input, answers: [], signal: attempt.signal }, undefined),
+        pumpAgent(this.#options, attempt, { input, answers: [], signal: attempt.signal }, undefined),
       );
     }
     return { kind: "stream", runId, afterSeq: attempt.startSeq };
@@ -277,7 +274,10 @@ export class ContractEngine {
       }
       if (!gated) {
         gated = true;
-        const refusal = await this.#gate(input, runId, key, verdict.claims);
+        const refusal = await askBeforeClaim(
+          this.#options.beforeClaim,
+          claimContext(input, runId, key, verdict.claims),
+        );
         if (refusal !== undefined) {
           await attempt.emit({ type: "RUN_STARTED", threadId, runId } as AgUiEvent);
           await attempt.emit(runError(refusal.code, refusal.message));
@@ -312,128 +312,41 @@ export class ContractEngine {
     }
   }
 
-  /** The `beforeClaim` hook's refusal, if any; a hook that throws refuses with a retryable UNAVAILABLE. */
-  async #gate(
-    input: RunAgentInput,
-    runId: string,
-    key: string,
-    claims: readonly ClaimedAnswer[],
-  ): Promise<{ readonly code: string; readonly message: string } | undefined> {
-    const hook = this.#options.beforeClaim;
-    if (hook === undefined) return undefined;
-    try {
-      const answer = await hook({
-        input,
-        threadId: input.threadId,
-        runId,
-        idempotencyKey: key,
-        interruptIds: claims.map(({ occurrence }) => occurrence.interruptId),
-      });
-      if (answer === undefined) return undefined;
-      const { code, message } = answer.refuse;
-      // A code the client cannot read would be taken as unknown: refuse with a retryable one instead.
-      return isKnownOutcomeCode(code) ? { code, message } : { code: OutcomeCode.UNAVAILABLE, message };
-    } catch {
-      return {
-        code: OutcomeCode.UNAVAILABLE,
-        message: "the server could not take this claim now; retry later",
-      };
-    }
-  }
-
   async #continueResume(
     attempt: RunAttempt,
     input: RunAgentInput,
     key: string,
     claims: readonly ClaimedAnswer[],
   ): Promise<void> {
+    const afterClaim = this.#options.afterClaim;
+    if (afterClaim !== undefined) {
+      // Let the response begin streaming the ack first: a failure "after the claim" is seen after it.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      try {
+        await afterClaim({ ...claimContext(input, attempt.runId, key, claims), signal: attempt.signal });
+      } catch (error) {
+        // Abandoned (or the lease lost) inside the hook: nothing more is written.
+        if (attempt.ended) return;
+        const failure = contractFailure(
+          error,
+          "the server failed after claiming the answer; retry with the same Idempotency-Key",
+        );
+        // Written with the rollback; a reader gone misses nothing it can use.
+        await attempt.emit(runError(failure.code, failure.message), { kind: "rollback" }).catch(() => {});
+        return;
+      }
+      if (attempt.ended) return;
+    }
     const run: ResumeRun = { attempt, input, key, claims, options: this.#options, store: this.#store };
     const applied = await runResume(run);
     if (applied === undefined) return;
     const finals = applied.finals;
-    await this.#pumpAgent(
+    await pumpAgent(
+      this.#options,
       attempt,
       { input: applied.input, answers: applied.answers, signal: attempt.signal },
       { kind: "commit", key, afterSeq: attempt.startSeq, finals },
     );
-  }
-
-  // ── the agent ──────────────────────────────────────────────────────────────
-
-  /**
-   * Runs the agent to its terminal event. `commit` settles a resume's claims
-   * with its `RUN_FINISHED`; any other ending rolls them back.
-   */
-  async #pumpAgent(
-    attempt: RunAttempt,
-    turn: Parameters<ResolvedServerOptions["agent"]>[0],
-    commit: Settlement | undefined,
-  ): Promise<void> {
-    const rollback: Settlement | undefined = commit === undefined ? undefined : { kind: "rollback" };
-    const calls = new Map<string, StreamedToolCall>();
-    try {
-      for await (const event of this.#options.agent(turn)) {
-        if (attempt.ended) return;
-        if (event.type === "RUN_STARTED") continue;
-        trackToolCall(calls, event);
-        if (event.type === "RUN_FINISHED") {
-          await attempt.emit(await this.#openInterrupts(attempt, event, calls), commit);
-          return;
-        }
-        if (event.type === "RUN_ERROR") {
-          await attempt.emit(event, rollback);
-          return;
-        }
-        await attempt.emit(event);
-      }
-      await attempt.emit(
-        runError(OutcomeCode.UNAVAILABLE, "the agent ended without RUN_FINISHED; retry later"),
-        rollback,
-      );
-    } catch (error) {
-      if (error instanceof LeaseLost || attempt.ended) return;
-      // An agent may fail with a contract code (e.g. AGENT_MODEL_CALL_FAILED); any other error's
-      // code (a driver's, say) means nothing to a client, so it is a retryable UNAVAILABLE.
-      const failure = error as { code?: unknown; message?: unknown };
-      const known = typeof failure.code === "string" && isKnownOutcomeCode(failure.code);
-      const code = known ? String(failure.code) : OutcomeCode.UNAVAILABLE;
-      const message =
-        known && typeof failure.message === "string"
-          ? failure.message
-          : "the agent failed; retry with the same Idempotency-Key";
-      // Reporting the failure to a reader already gone changes nothing: the claim is rolled back.
-      await attempt.emit(runError(code, message), rollback).catch(() => {});
-    }
-  }
-
-  /** A `RUN_FINISHED` with interrupts opens them (each with an expiry) before it is written. */
-  async #openInterrupts(
-    attempt: RunAttempt,
-    event: AgUiEvent,
-    calls: ReadonlyMap<string, StreamedToolCall>,
-  ): Promise<AgUiEvent> {
-    const outcome = (event as { outcome?: { type?: string; interrupts?: Interrupt[] } }).outcome;
-    if (outcome?.type !== "interrupt" || outcome.interrupts === undefined) return event;
-    const now = await this.#store.now();
-    const interrupts = outcome.interrupts.map((interrupt) => ({
-      ...interrupt,
-      expiresAt: interrupt.expiresAt ?? new Date(now + this.#options.interruptTtlMs).toISOString(),
-    }));
-    const opened: NewOccurrence[] = interrupts.map((interrupt) => {
-      const call = interrupt.toolCallId === undefined ? undefined : calls.get(interrupt.toolCallId);
-      return {
-        threadId: attempt.threadId,
-        interruptId: interrupt.id,
-        toolCallId: interrupt.toolCallId ?? null,
-        toolName: call?.name ?? null,
-        args: parseArgs(call?.args),
-        interrupt,
-        expiresAt: Date.parse(interrupt.expiresAt),
-      };
-    });
-    if (attempt.ended) throw new LeaseLost(attempt.runId);
-    await this.#store.openOccurrences(opened);
-    return { ...event, outcome: { ...outcome, interrupts } } as AgUiEvent;
   }
 
   async #begin(runId: string, threadId: string): Promise<RunAttempt | undefined> {
@@ -465,12 +378,4 @@ export class ContractEngine {
       });
     this.#work.add(done);
   }
-}
-
-function runError(code: string, message: string, conflict?: ResumeConflict): AgUiEvent {
-  return (
-    conflict === undefined
-      ? { type: "RUN_ERROR", code, message }
-      : { type: "RUN_ERROR", code, message, metadata: { [MetadataKey.resume]: conflict } }
-  ) as AgUiEvent;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { ContractStore } from "../store/contract-store";
 import { type AgentHandler, type ApprovalReader, readApproval, type ToolDefinition } from "./agent";
 import type { BackgroundAgent } from "./background-agent";
-import type { BeforeClaim } from "./before-claim";
+import type { AfterClaim, BeforeClaim } from "./claim-hooks";
 import { realClock, type ServerClock } from "./server-clock";
 
 export interface ContractServerOptions {
@@ -26,6 +26,11 @@ export interface ContractServerOptions {
    * An awaited hook holds the request in flight. @default none
    */
   readonly beforeClaim?: BeforeClaim;
+  /**
+   * Called after the claim is written and acknowledged, before any tool runs;
+   * throwing rolls the claim back with a `RUN_ERROR` (see {@link AfterClaim}). @default none
+   */
+  readonly afterClaim?: AfterClaim;
   /**
    * Schedules lease renewals and the sweeper. Lease time itself is the store's
    * clock (`MemoryStore({ now })`, the database's on Postgres); a manual clock
@@ -59,11 +64,12 @@ export interface ContractServerOptions {
 }
 
 export type ResolvedServerOptions = Required<
-  Omit<ContractServerOptions, "identity" | "background" | "beforeClaim">
+  Omit<ContractServerOptions, "identity" | "background" | "beforeClaim" | "afterClaim">
 > & {
   readonly identity: { readonly name: string; readonly version?: string };
   readonly background: BackgroundAgent | undefined;
   readonly beforeClaim: BeforeClaim | undefined;
+  readonly afterClaim: AfterClaim | undefined;
 };
 
 export function resolveServerOptions(options: ContractServerOptions): ResolvedServerOptions {
@@ -74,6 +80,7 @@ export function resolveServerOptions(options: ContractServerOptions): ResolvedSe
     background: options.background,
     tools: options.tools ?? {},
     beforeClaim: options.beforeClaim,
+    afterClaim: options.afterClaim,
     clock: options.clock ?? realClock,
     readApproval: options.readApproval ?? readApproval,
     instanceId: options.instanceId ?? uuid(),
