@@ -9,6 +9,7 @@ import {
 import type { ContractStore } from "../store/contract-store";
 import { type BackgroundAnswer, BackgroundEngine } from "./background-engine";
 import { askBeforeClaim, claimContext } from "./claim-hooks";
+import { writeHydration } from "./hydration";
 import type { ResolvedServerOptions } from "./options";
 import { parseRunInput } from "./parse-run-input";
 import { contractFailure, pumpAgent, runError } from "./pump-agent";
@@ -181,11 +182,8 @@ export class ContractEngine {
     await attempt.emit({ type: "RUN_STARTED", threadId, runId } as AgUiEvent);
     if (input.messages.length === 0) {
       // Hydration: the thread's open interrupts, so a reloaded page can show them again.
-      const outcome =
-        open.length === 0
-          ? { type: "success" }
-          : { type: "interrupt", interrupts: open.map((occurrence) => occurrence.interrupt) };
-      await attempt.emit({ type: "RUN_FINISHED", threadId, runId, outcome } as AgUiEvent);
+      const interrupts = open.map((occurrence) => occurrence.interrupt);
+      await writeHydration(attempt, input, interrupts, this.#options.hydrate);
     } else if (blocked) {
       await attempt.emit({
         type: "RUN_ERROR",

@@ -3,6 +3,7 @@ import type { ContractStore } from "../store/contract-store";
 import { type AgentHandler, type ApprovalReader, readApproval, type ToolDefinition } from "./agent";
 import type { BackgroundAgent } from "./background-agent";
 import type { AfterClaim, BeforeClaim } from "./claim-hooks";
+import type { Hydrate } from "./hydration";
 import { realClock, type ServerClock } from "./server-clock";
 
 export interface ContractServerOptions {
@@ -19,6 +20,12 @@ export interface ContractServerOptions {
   readonly background?: BackgroundAgent;
   /** Tools that need approval, by the name the agent's tool calls use; each runs at most once per occurrence. */
   readonly tools?: Readonly<Record<string, ToolDefinition>>;
+  /**
+   * Adds events to a hydration (a run with no messages) before its
+   * `RUN_FINISHED` with the open interrupts, e.g. the thread's
+   * `MESSAGES_SNAPSHOT`; it must change nothing. @default none
+   */
+  readonly hydrate?: Hydrate;
   /**
    * Called once a resume's batch is valid and about to be claimed, before
    * anything is written: return `{ refuse: { code, message } }` to end the
@@ -64,12 +71,13 @@ export interface ContractServerOptions {
 }
 
 export type ResolvedServerOptions = Required<
-  Omit<ContractServerOptions, "identity" | "background" | "beforeClaim" | "afterClaim">
+  Omit<ContractServerOptions, "identity" | "background" | "beforeClaim" | "afterClaim" | "hydrate">
 > & {
   readonly identity: { readonly name: string; readonly version?: string };
   readonly background: BackgroundAgent | undefined;
   readonly beforeClaim: BeforeClaim | undefined;
   readonly afterClaim: AfterClaim | undefined;
+  readonly hydrate: Hydrate | undefined;
 };
 
 export function resolveServerOptions(options: ContractServerOptions): ResolvedServerOptions {
@@ -81,6 +89,7 @@ export function resolveServerOptions(options: ContractServerOptions): ResolvedSe
     tools: options.tools ?? {},
     beforeClaim: options.beforeClaim,
     afterClaim: options.afterClaim,
+    hydrate: options.hydrate,
     clock: options.clock ?? realClock,
     readApproval: options.readApproval ?? readApproval,
     instanceId: options.instanceId ?? uuid(),

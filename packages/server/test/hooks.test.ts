@@ -1,12 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { OutcomeCode } from "@agui-outbox/core/protocol";
+import { type AgUiEvent, OutcomeCode } from "@agui-outbox/core/protocol";
 import { afterEach, expect, test, vi } from "vitest";
 import {
   type AfterClaim,
   type BeforeClaim,
   type ContractServer,
   createContractServer,
+  type Hydrate,
   MemoryStore,
   OccurrenceState,
   type ServerClock,
@@ -51,7 +52,7 @@ const instances: { contract: ContractServer; http: Server }[] = [];
 async function instance(
   store: MemoryStore,
   tool: ToolDefinition,
-  extra: { beforeClaim?: BeforeClaim; afterClaim?: AfterClaim; clock?: ServerClock } = {},
+  extra: { beforeClaim?: BeforeClaim; afterClaim?: AfterClaim; clock?: ServerClock; hydrate?: Hydrate } = {},
 ): Promise<{ contract: ContractServer; client: ContractClient }> {
   const { agent } = scriptedDeployAgent({ record: async () => {}, entries: async () => [] });
   const contract = createContractServer({
@@ -277,4 +278,41 @@ test("the injected clock schedules lease renewals: ticking keeps a held claim, n
     // The ended run's renewal is off the clock.
     await vi.waitFor(() => expect(clock.scheduled).toBe(0));
   }
+});
+
+test("hydrate adds the team's events to a hydration before the RUN_FINISHED with the open interrupts; a throw is a retryable RUN_ERROR", async () => {
+  const { store } = sharedStore();
+  const deploy = heldDeploy();
+  let fail = false;
+  const given: string[][] = [];
+  const { client } = await instance(store, deploy.tool, {
+    hydrate: ({ input, interrupts }) => {
+      given.push(interrupts.map((interrupt) => interrupt.id));
+      if (fail) throw new Error("the history database is down");
+      return [
+        {
+          type: "MESSAGES_SNAPSHOT",
+          messages: [{ id: "m-1", role: "user", content: `history of ${input.threadId}` }],
+        },
+        // The library writes the run's own terminal event: this one is dropped.
+        { type: "RUN_FINISHED", threadId: input.threadId, runId: input.runId },
+      ] as AgUiEvent[];
+    },
+  });
+  const turn = await client.askToDeploy("t-hydrate", "deploy prod");
+  const hydration = { threadId: "t-hydrate", runId: "h-1", messages: [], tools: [], context: [] };
+  const hydrated = await client.run(hydration);
+  expect(hydrated.types).toEqual(["RUN_STARTED", "MESSAGES_SNAPSHOT", "RUN_FINISHED"]);
+  expect(hydrated.events[1]).toMatchObject({ messages: [{ content: "history of t-hydrate" }] });
+  expect(hydrated.events[2]).toMatchObject({
+    outcome: { type: "interrupt", interrupts: [{ id: turn.interruptId }] },
+  });
+  expect(given).toEqual([[turn.interruptId]]);
+
+  fail = true;
+  const failed = await client.run({ ...hydration, runId: "h-2" });
+  expect(failed.types).toEqual(["RUN_STARTED", "RUN_ERROR"]);
+  expect(failed.events[1]).toMatchObject({ code: OutcomeCode.UNAVAILABLE });
+  const [open] = await store.threadOccurrences("t-hydrate");
+  expect(open?.state).toBe(OccurrenceState.pending);
 });
