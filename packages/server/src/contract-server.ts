@@ -45,6 +45,8 @@ export function createContractServer(options: ContractServerOptions): ContractSe
             });
         })
       : () => {};
+  // A restart with the same instanceId ends its earlier life's runs now; `await server.sweep()` to be sure before serving.
+  engine.closeOrphanedRuns().catch(() => {});
   return {
     engine,
     handler: (handlerOptions) => createNodeHandler(engine, handlerOptions),

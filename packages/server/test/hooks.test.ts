@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type AgUiEvent, OutcomeCode } from "@agui-outbox/core/protocol";
 import { afterEach, expect, test, vi } from "vitest";
+import { SseReader } from "../../mock-server/test/support/sse-reader";
 import {
   type AfterClaim,
   type BeforeClaim,
@@ -52,7 +53,13 @@ const instances: { contract: ContractServer; http: Server }[] = [];
 async function instance(
   store: MemoryStore,
   tool: ToolDefinition,
-  extra: { beforeClaim?: BeforeClaim; afterClaim?: AfterClaim; clock?: ServerClock; hydrate?: Hydrate } = {},
+  extra: {
+    beforeClaim?: BeforeClaim;
+    afterClaim?: AfterClaim;
+    clock?: ServerClock;
+    hydrate?: Hydrate;
+    instanceId?: string;
+  } = {},
 ): Promise<{ contract: ContractServer; client: ContractClient }> {
   const { agent } = scriptedDeployAgent({ record: async () => {}, entries: async () => [] });
   const contract = createContractServer({
@@ -67,6 +74,12 @@ async function instance(
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   instances.push({ contract, http });
   return { contract, client: new ContractClient(`http://127.0.0.1:${(http.address() as AddressInfo).port}`) };
+}
+
+async function readAll(response: Response): Promise<SseReader> {
+  const reader = new SseReader(response);
+  await reader.done;
+  return reader;
 }
 
 afterEach(async () => {
@@ -315,4 +328,67 @@ test("hydrate adds the team's events to a hydration before the RUN_FINISHED with
   expect(failed.events[1]).toMatchObject({ code: OutcomeCode.UNAVAILABLE });
   const [open] = await store.threadOccurrences("t-hydrate");
   expect(open?.state).toBe(OccurrenceState.pending);
+});
+
+test("a restart under the same instanceId ends its earlier life's run at once; the claim stays leased until it lapses, then the retry runs once", async () => {
+  const { store, time } = sharedStore();
+  const deploy = heldDeploy();
+  deploy.release();
+  let crash = true;
+  const first = await instance(store, deploy.tool, {
+    instanceId: "replica-a",
+    afterClaim: () => {
+      if (crash) {
+        crash = false;
+        first.contract.abandon();
+      }
+    },
+  });
+  const turn = await first.client.askToDeploy("t-restart", "deploy prod");
+  const body = resumeBody("t-restart", "run-rs", turn.interruptId, "key-rs");
+  await (await first.client.open(body, "key-rs")).done;
+  expect((await store.run("run-rs"))?.terminal).toBeNull();
+
+  const restarted = await instance(store, deploy.tool, { instanceId: "replica-a" });
+  await restarted.contract.sweep();
+  const attached = await restarted.client.attach("run-rs", "run-rs:1");
+  const orphan = await readAll(attached);
+  expect(orphan.types).toEqual(["RUN_ERROR"]);
+  expect(orphan.frames[0]?.id).toBe("run-rs:2");
+  expect(await (await restarted.client.status("run-rs")).json()).toMatchObject({
+    status: "error",
+    lastSeq: 2,
+  });
+  // Its claim is still leased, as a dead instance's is: another submission is told so.
+  const other = await restarted.client.run(
+    resumeBody("t-restart", "run-other", turn.interruptId, "key-other"),
+    "key-other",
+  );
+  expect(other.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: OutcomeCode.IN_PROGRESS });
+  expect(deploy.runs).toEqual([]);
+
+  time.now += LEASE_MS + 1;
+  const retried = await restarted.client.run(body, "key-rs");
+  expect(retried.events.at(-1)).toMatchObject({ type: "RUN_FINISHED", runId: "run-rs" });
+  expect(deploy.runs).toHaveLength(1);
+});
+
+test("an instance under another id never closes a run it did not begin before its lease lapses", async () => {
+  const { store } = sharedStore();
+  const deploy = heldDeploy();
+  const holder = await instance(store, deploy.tool, { instanceId: "replica-a" });
+  const other = await instance(store, deploy.tool, { instanceId: "replica-b" });
+  const turn = await holder.client.askToDeploy("t-live", "deploy prod");
+  const stream = await holder.client.open(
+    resumeBody("t-live", "run-live", turn.interruptId, "key-live"),
+    "key-live",
+  );
+  await deploy.running;
+  await other.contract.sweep();
+  // The holder's own sweep sees its live run and leaves it alone.
+  await holder.contract.sweep();
+  expect((await store.run("run-live"))?.terminal).toBeNull();
+  deploy.release();
+  await stream.done;
+  expect(stream.events.at(-1)).toMatchObject({ type: "RUN_FINISHED" });
 });

@@ -7,6 +7,7 @@ import {
   type RunAgentInput,
 } from "@agui-outbox/core/protocol";
 import type { ContractStore } from "../store/contract-store";
+import { ORPHANED_RUN_ERROR } from "../store/release-claim";
 import { type BackgroundAnswer, BackgroundEngine } from "./background-engine";
 import { askBeforeClaim, claimContext } from "./claim-hooks";
 import { writeHydration } from "./hydration";
@@ -53,6 +54,8 @@ export class ContractEngine {
   readonly #store: ContractStore;
   readonly #attempts = new Set<RunAttempt>();
   readonly #work = new Set<Promise<void>>();
+  /** Runs whose `beginRun` is in flight on this instance. */
+  readonly #beginning = new Set<string>();
   readonly #background: BackgroundEngine | undefined;
   readonly #abandon = new AbortController();
 
@@ -143,8 +146,25 @@ export class ContractEngine {
 
   /** Takes lapsed claims and orphaned runs, and prunes past the retention windows. */
   async sweep(): Promise<void> {
+    await this.closeOrphanedRuns();
     await this.#store.sweep();
     await this.#store.prune(this.#options);
+  }
+
+  /**
+   * Ends, with their `RUN_ERROR`, the runs this instance's id began that it
+   * does not run now: they are an earlier life's of this instance (a process
+   * restarted with the same `instanceId`), which can never finish them. Their
+   * claims stay leased until the lease lapses, as a dead instance's do.
+   */
+  async closeOrphanedRuns(): Promise<void> {
+    if (this.#abandoned) return;
+    const owner = this.#options.instanceId;
+    for (const runId of await this.#store.openRunsOf(owner)) {
+      const live =
+        this.#beginning.has(runId) || [...this.#attempts].some((attempt) => attempt.runId === runId);
+      if (!live) await this.#store.append(runId, owner, ORPHANED_RUN_ERROR);
+    }
   }
 
   /** Ends this instance's live runs with a `RUN_ERROR` (rolling their claims back) and waits for them. */
@@ -349,7 +369,14 @@ export class ContractEngine {
 
   async #begin(runId: string, threadId: string): Promise<RunAttempt | undefined> {
     const owner = this.#options.instanceId;
-    const run = await this.#store.beginRun(runId, threadId, owner, this.#options.claimLeaseMs);
+    // Counted as live from before its row exists, so closeOrphanedRuns never takes it for a dead one.
+    this.#beginning.add(runId);
+    let run: Awaited<ReturnType<ContractStore["beginRun"]>>;
+    try {
+      run = await this.#store.beginRun(runId, threadId, owner, this.#options.claimLeaseMs);
+    } finally {
+      this.#beginning.delete(runId);
+    }
     if (run === undefined) return undefined;
     const attempt = new RunAttempt({
       store: this.#store,

@@ -259,6 +259,14 @@ export class PostgresStore implements ContractStore {
     return this.#runLog.frames(runId, afterSeq);
   }
 
+  async openRunsOf(owner: string): Promise<string[]> {
+    const result = await this.#pool.query<{ run_id: string }>(
+      `SELECT run_id FROM ${this.#s}.runs WHERE terminal IS NULL AND owner = $1`,
+      [owner],
+    );
+    return result.rows.map((row) => row.run_id);
+  }
+
   run(runId: string): Promise<RunRecord | undefined> {
     return this.#runLog.run(runId);
   }
