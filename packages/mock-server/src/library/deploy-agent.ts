@@ -26,7 +26,6 @@ import {
 } from "../agent/deploy-script";
 import { lastUserText } from "../agent/scripted-turns";
 import { delayOf, type Fault, FaultAction, FaultPoint } from "../chaos/fault";
-import type { FaultQueue } from "../chaos/fault-queue";
 import type { LedgerEntry } from "../state/mock-state";
 
 /** A thread's messages as the person and the agent said them; hydration sends them back. */
@@ -50,8 +49,13 @@ export function memoryHistory(): ThreadHistory {
   };
 }
 
+/** Armed faults, each taken once by whichever instance reaches its point (the mock's `FaultQueue`, or a table). */
+export interface FaultSource {
+  take(point: FaultPoint, threadId: string): Fault | undefined | Promise<Fault | undefined>;
+}
+
 export interface LibraryDeployDeps {
-  readonly faults: FaultQueue;
+  readonly faults: FaultSource;
   /** Where the deploy's side effect lands: the truth the tests count. */
   readonly record: (entry: LedgerEntry) => Promise<void>;
   readonly history: ThreadHistory;
@@ -85,7 +89,7 @@ export function libraryDeployAgent(deps: LibraryDeployDeps): LibraryDeployAgent 
   const { faults } = deps;
   /** The fault at `point`: crash kills the instance here, delay pauses; the rest is returned. */
   const at = async (point: FaultPoint, threadId: string): Promise<Fault | undefined> => {
-    const fault = faults.take(point, threadId);
+    const fault = await faults.take(point, threadId);
     if (fault?.action === FaultAction.crash) {
       deps.crash(point);
       // The instance is abandoned: whatever this throw leads to, nothing more is written.
