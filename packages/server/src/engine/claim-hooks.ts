@@ -1,5 +1,7 @@
 import { isKnownOutcomeCode, OutcomeCode, type RunAgentInput } from "@agui-outbox/core/protocol";
+import { contractFailure, runError } from "./pump-agent";
 import type { ClaimedAnswer } from "./resume-verdict";
+import type { RunAttempt } from "./run-attempt";
 
 /** What a resume is about to claim, for {@link BeforeClaim}. */
 export interface ClaimContext {
@@ -66,4 +68,32 @@ export async function askBeforeClaim(
       message: "the server could not take this claim now; retry later",
     };
   }
+}
+
+/**
+ * Runs the `afterClaim` hook once the ack is on its way. False when the run
+ * ended in it: a throw rolled the claim back with its `RUN_ERROR`, or the
+ * instance was abandoned (nothing more is written).
+ */
+export async function passAfterClaim(
+  hook: AfterClaim | undefined,
+  attempt: RunAttempt,
+  context: ClaimContext,
+): Promise<boolean> {
+  if (hook === undefined) return true;
+  // Let the response begin streaming the ack first: a failure "after the claim" is seen after it.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  try {
+    await hook({ ...context, signal: attempt.signal });
+  } catch (error) {
+    if (attempt.ended) return false;
+    const failure = contractFailure(
+      error,
+      "the server failed after claiming the answer; retry with the same Idempotency-Key",
+    );
+    // Written with the rollback; a reader gone misses nothing it can use.
+    await attempt.emit(runError(failure.code, failure.message), { kind: "rollback" }).catch(() => {});
+    return false;
+  }
+  return !attempt.ended;
 }

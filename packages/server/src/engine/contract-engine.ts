@@ -9,11 +9,11 @@ import {
 import type { ContractStore } from "../store/contract-store";
 import { ORPHANED_RUN_ERROR } from "../store/release-claim";
 import { type BackgroundAnswer, BackgroundEngine } from "./background-engine";
-import { askBeforeClaim, claimContext } from "./claim-hooks";
+import { askBeforeClaim, claimContext, passAfterClaim } from "./claim-hooks";
 import { writeHydration } from "./hydration";
 import type { ResolvedServerOptions } from "./options";
 import { parseRunInput } from "./parse-run-input";
-import { contractFailure, pumpAgent, runError } from "./pump-agent";
+import { pumpAgent, runError } from "./pump-agent";
 import { replayEvents } from "./replay-events";
 import { type ClaimedAnswer, evaluateResume, isOpen } from "./resume-verdict";
 import { RunAttempt } from "./run-attempt";
@@ -336,25 +336,8 @@ export class ContractEngine {
     key: string,
     claims: readonly ClaimedAnswer[],
   ): Promise<void> {
-    const afterClaim = this.#options.afterClaim;
-    if (afterClaim !== undefined) {
-      // Let the response begin streaming the ack first: a failure "after the claim" is seen after it.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      try {
-        await afterClaim({ ...claimContext(input, attempt.runId, key, claims), signal: attempt.signal });
-      } catch (error) {
-        // Abandoned (or the lease lost) inside the hook: nothing more is written.
-        if (attempt.ended) return;
-        const failure = contractFailure(
-          error,
-          "the server failed after claiming the answer; retry with the same Idempotency-Key",
-        );
-        // Written with the rollback; a reader gone misses nothing it can use.
-        await attempt.emit(runError(failure.code, failure.message), { kind: "rollback" }).catch(() => {});
-        return;
-      }
-      if (attempt.ended) return;
-    }
+    const context = claimContext(input, attempt.runId, key, claims);
+    if (!(await passAfterClaim(this.#options.afterClaim, attempt, context))) return;
     const run: ResumeRun = { attempt, input, key, claims, options: this.#options, store: this.#store };
     const applied = await runResume(run);
     if (applied === undefined) return;
