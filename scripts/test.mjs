@@ -35,10 +35,14 @@ if (pydanticAiUnavailable) {
 // Where Postgres cannot be started, the server library's Postgres and replica tests skip with this reason.
 const postgresUnavailable = ensurePostgres();
 if (postgresUnavailable) {
-  console.log(`${postgresUnavailable}: the Postgres store and replica tests are skipped.`);
+  console.log(
+    `${postgresUnavailable}: the Postgres store and replica tests (the library's and the mock's) are skipped.`,
+  );
   process.env.POSTGRES_UNAVAILABLE = postgresUnavailable;
 } else {
-  console.log("Postgres available: the Postgres store and replica tests run on a real server.");
+  console.log(
+    "Postgres available: the Postgres store and replica tests (the library's and the mock's) run on a real server.",
+  );
 }
 // The CopilotKit example installs apart from the workspace; without it its specs skip.
 const copilotkitUnavailable = ensureCopilotKitExample();

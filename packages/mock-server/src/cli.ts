@@ -8,6 +8,11 @@
  * .mock-data/state.json under the repo root), and the tunables MOCK_CLAIM_LEASE_MS,
  * MOCK_TOOL_DURATION_MS, MOCK_KEEPALIVE_MS, MOCK_INTERRUPT_TTL_MS (so a demo can
  * show a lease lapsing in seconds rather than the default 30 s).
+ *
+ * MOCK_STORE=postgres DATABASE_URL=… runs the contract mode on the server
+ * library's Postgres store (MOCK_SCHEMA, default agui_outbox; MOCK_INSTANCE_ID,
+ * default mock-<PORT>, kept across crash restarts): several processes on one
+ * database are replicas of one server.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -23,7 +28,7 @@ function storeFromEnv(env: NodeJS.ProcessEnv): StoreConfig {
     const fallback = fileURLToPath(new URL("../../../.mock-data/state.json", import.meta.url));
     return { kind: "file", path: env.MOCK_DATA ?? fallback };
   }
-  throw new Error(`MOCK_STORE must be "memory" or "file"`);
+  throw new Error(`MOCK_STORE must be "memory", "file" or "postgres"`);
 }
 
 function numberFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -52,7 +57,35 @@ function tunablesFromEnv(env: NodeJS.ProcessEnv) {
   return tunables;
 }
 
+async function runPostgresChild(): Promise<void> {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (databaseUrl === undefined || databaseUrl === "")
+    throw new Error("MOCK_STORE=postgres needs DATABASE_URL");
+  const { startPostgresMock } = await import("./library/postgres-mock");
+  const port = Number(process.env.PORT ?? 8787);
+  const { claimLeaseMs, toolDurationMs, keepaliveMs } = tunablesFromEnv(process.env);
+  const server = await startPostgresMock({
+    databaseUrl,
+    port,
+    host: process.env.MOCK_HOST ?? "127.0.0.1",
+    schema: process.env.MOCK_SCHEMA ?? "agui_outbox",
+    instanceId: process.env.MOCK_INSTANCE_ID ?? `mock-${port}`,
+    ...(claimLeaseMs === undefined ? {} : { claimLeaseMs }),
+    ...(toolDurationMs === undefined ? {} : { toolDurationMs }),
+    ...(keepaliveMs === undefined ? {} : { keepaliveMs }),
+    onCrash: (point) => {
+      console.error(`[mock] crash fault at ${point}: exiting with ${CRASH_EXIT_CODE}`);
+      process.exit(CRASH_EXIT_CODE);
+    },
+  });
+  console.log(`[mock] fixed mode on ${server.url}/agent (Postgres store)`);
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
 async function runChild(): Promise<void> {
+  if (process.env.MOCK_STORE === "postgres") return runPostgresChild();
   const { startMockServer } = await import("./mock-server");
   const mode = process.env.MOCK_MODE ?? MockMode.fixed;
   if (!isMockMode(mode)) throw new Error(`MOCK_MODE "${mode}" is not a known mode`);

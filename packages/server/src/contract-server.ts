@@ -8,6 +8,13 @@ export interface ContractServer {
   handler(options?: NodeHandlerOptions): NodeHandler;
   /** Takes lapsed claims and orphaned runs and prunes past retention now (the interval does it too). */
   sweep(): Promise<void>;
+  /**
+   * Stops this instance as if its process died: no rollback, no `RUN_ERROR`,
+   * claims and leases left for another instance's sweeper (see
+   * {@link ContractEngine.abandon}); the sweeper stops and every request after
+   * it has its connection closed. The store stays open: close it yourself.
+   */
+  abandon(): void;
   /** Ends this instance's live runs with a retryable `RUN_ERROR`, stops the sweeper, closes the store. */
   close(): Promise<void>;
 }
@@ -24,10 +31,10 @@ export function createContractServer(options: ContractServerOptions): ContractSe
   const resolved = resolveServerOptions(options);
   const engine = new ContractEngine(resolved);
   let sweeping = false;
-  const timer =
+  const stopSweeper =
     resolved.sweepIntervalMs > 0
-      ? setInterval(() => {
-          if (sweeping) return;
+      ? resolved.clock.every(resolved.sweepIntervalMs, () => {
+          if (sweeping || engine.abandoned) return;
           sweeping = true;
           engine
             .sweep()
@@ -36,15 +43,20 @@ export function createContractServer(options: ContractServerOptions): ContractSe
             .finally(() => {
               sweeping = false;
             });
-        }, resolved.sweepIntervalMs)
-      : undefined;
-  timer?.unref?.();
+        })
+      : () => {};
+  // A restart with the same instanceId ends its earlier life's runs now; `await server.sweep()` to be sure before serving.
+  engine.closeOrphanedRuns().catch(() => {});
   return {
     engine,
     handler: (handlerOptions) => createNodeHandler(engine, handlerOptions),
     sweep: () => engine.sweep(),
+    abandon() {
+      stopSweeper();
+      engine.abandon();
+    },
     async close() {
-      clearInterval(timer);
+      stopSweeper();
       await engine.shutdown();
       await resolved.store.close();
     },

@@ -18,7 +18,9 @@ export {
 } from "./engine/background-agent";
 export { type BackgroundAnswer, parsePollRequest } from "./engine/background-engine";
 export { canonicalJson } from "./engine/canonical-json";
+export type { AfterClaim, BeforeClaim, ClaimContext, ClaimRefusal } from "./engine/claim-hooks";
 export { ContractEngine, type RunResponse } from "./engine/contract-engine";
+export type { Hydrate, HydrationTurn } from "./engine/hydration";
 export type { ContractServerOptions } from "./engine/options";
 export { type ParsedRunInput, parseRunInput } from "./engine/parse-run-input";
 export { type ReplaySource, replayEvents } from "./engine/replay-events";
@@ -30,6 +32,8 @@ export {
   type ResumeVerdict,
   sameDecision,
 } from "./engine/resume-verdict";
+export { realClock, type ServerClock } from "./engine/server-clock";
+export { followRun } from "./http/follow-run";
 export {
   capabilitiesOf,
   createNodeHandler,

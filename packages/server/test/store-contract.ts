@@ -55,6 +55,16 @@ export function describeStoreContract(name: string, open: () => Promise<Contract
       });
     }
 
+    test("openRunsOf lists the runs an owner began that have not ended, and no one else's", async () => {
+      const store = await fresh();
+      await store.beginRun("r-open", thread, "owner-a", 60_000);
+      await store.beginRun("r-other", thread, "owner-b", 60_000);
+      await store.beginRun("r-ended", thread, "owner-a", 60_000);
+      await store.append("r-ended", "owner-a", event("RUN_FINISHED"));
+      expect(await store.openRunsOf("owner-a")).toEqual(["r-open"]);
+      expect(await store.openRunsOf("owner-c")).toEqual([]);
+    });
+
     test("an idempotency key is recorded once; a second reservation gets the first record back", async () => {
       const store = await fresh();
       const first = { key: "k", bodyHash: "a", runId: "r1", threadId: thread };

@@ -1,8 +1,6 @@
 import { createHash } from "node:crypto";
 import {
   type AgUiEvent,
-  BackgroundPollRequestSchema,
-  type BackgroundResponse,
   type BackgroundStart,
   type Message,
   MetadataKey,
@@ -18,24 +16,25 @@ import {
 import type { StoredFrame, StoredToolResult } from "../store/records";
 import { stampCursor } from "../store/release-claim";
 import { type BackgroundAgent, DeliveryRejected } from "./background-agent";
+import {
+  appendFrames,
+  type BackgroundAnswer,
+  cutOff,
+  error,
+  fail,
+  finish,
+  finished,
+  parsePollRequest,
+  pollInProgress,
+  replaceCall,
+  responseOf,
+  runIdUsed,
+  transient,
+} from "./background-steps";
 import type { ResolvedServerOptions } from "./options";
 import { assistantMessageOf, toolCallsOf } from "./tool-calls";
 
-/** A JSON answer for the HTTP layer. */
-export interface BackgroundAnswer {
-  readonly status: number;
-  readonly body: unknown;
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-function error(status: number, code: string, message: string): BackgroundAnswer {
-  return { status, body: { error: { code, message } } };
-}
-
-/** Retryable: the held token stays current. */
-function transient(message: string): BackgroundAnswer {
-  return { ...error(503, OutcomeCode.UNAVAILABLE, message), headers: { "retry-after": "1" } };
-}
+export { type BackgroundAnswer, parsePollRequest, responseOf } from "./background-steps";
 
 /** Another poll wrote the run while this one ran: it has the run now. */
 class PollLost extends Error {}
@@ -57,6 +56,9 @@ const FAILED_MID_RUN = "failed mid-run; whether it took effect is unknown, so it
 export class BackgroundEngine {
   readonly #options: ResolvedServerOptions;
   readonly #agent: BackgroundAgent;
+  /** The polls in flight on this instance, so {@link abandon} can stop them. */
+  readonly #polls = new Set<AbortController>();
+  #abandoned = false;
 
   constructor(options: ResolvedServerOptions, agent: BackgroundAgent) {
     this.#options = options;
@@ -125,6 +127,12 @@ export class BackgroundEngine {
     return { status: 202, body: run === undefined ? null : responseOf(run, 0) };
   }
 
+  /** Stops every poll in flight without writing again, as if the process died: their leases lapse. */
+  abandon(): void {
+    this.#abandoned = true;
+    for (const poll of this.#polls) poll.abort();
+  }
+
   /** `POST {base}/background/poll`: advances the run one step, or says why not. */
   async poll(raw: Buffer): Promise<BackgroundAnswer> {
     const parsed = parsePollRequest(raw);
@@ -161,15 +169,16 @@ export class BackgroundEngine {
     run = { ...run, version: run.version + 1 };
 
     const abort = new AbortController();
-    const renewal = setInterval(
+    this.#polls.add(abort);
+    const stopRenewal = this.#options.clock.every(
+      Math.max(10, Math.floor(this.#options.claimLeaseMs / 3)),
       () => {
         // A failed renewal lets the lease run down, as a dead poll's would.
         store.renewBackgroundPoll(found.runId, pollId, this.#options.claimLeaseMs).catch(() => {});
       },
-      Math.max(10, Math.floor(this.#options.claimLeaseMs / 3)),
     );
-    renewal.unref?.();
     const write = async (next: BackgroundRunRecord): Promise<BackgroundRunRecord> => {
+      if (this.#abandoned) throw new PollLost();
       // The renewals moved the stored lease on; a write carries it on from now rather than back.
       const renewed =
         next.poll === null
@@ -189,8 +198,9 @@ export class BackgroundEngine {
       if (caught instanceof PollLost) return pollInProgress();
       throw caught;
     } finally {
-      clearInterval(renewal);
+      stopRenewal();
       abort.abort();
+      this.#polls.delete(abort);
     }
   }
 
@@ -353,117 +363,4 @@ export class BackgroundEngine {
   #newToken(): string {
     return `bgt_${this.#options.randomUUID()}`;
   }
-}
-
-/** The token of a poll's body, or why the body is not a poll (both answer 400). */
-export function parsePollRequest(
-  raw: Buffer,
-):
-  | { readonly ok: true; readonly token: string }
-  | { readonly ok: false; readonly code: string; readonly message: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw.toString("utf8"));
-  } catch {
-    return { ok: false, code: OutcomeCode.INVALID_JSON, message: "the request body is not valid JSON" };
-  }
-  const parsed = BackgroundPollRequestSchema.safeParse(json);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      code: OutcomeCode.INVALID_REQUEST,
-      message: "the body must be {continuationToken: string}",
-    };
-  }
-  return { ok: true, token: parsed.data.continuationToken };
-}
-
-function runIdUsed(): BackgroundAnswer {
-  return error(409, OutcomeCode.INVALID_REQUEST, "this runId is already used; a new run needs a new runId");
-}
-
-function pollInProgress(): BackgroundAnswer {
-  return error(409, OutcomeCode.BACKGROUND_POLL_IN_PROGRESS, "another poll of this run is in progress");
-}
-
-function appendFrames(run: BackgroundRunRecord, events: readonly AgUiEvent[]): StoredFrame[] {
-  let seq = lastSeqOf(run);
-  const added = events.map((event) => {
-    seq += 1;
-    return { seq, event: stampCursor(event, run.runId, seq) };
-  });
-  return [...run.frames, ...added];
-}
-
-function replaceCall(run: BackgroundRunRecord, index: number, call: BackgroundCall): BackgroundRunRecord {
-  const calls = [...(run.calls ?? [])];
-  calls[index] = call;
-  return { ...run, calls };
-}
-
-/** The call at `index` may or may not have taken effect: INDETERMINATE, and the run fails saying so. */
-function cutOff(
-  run: BackgroundRunRecord,
-  index: number,
-  polledToken: string,
-  why: string,
-): BackgroundRunRecord {
-  const call = run.calls?.[index];
-  if (call === undefined) throw new Error(`no call at ${index} in ${run.runId}`);
-  const cut = replaceCall(run, index, { ...call, state: BackgroundCallState.indeterminate });
-  return fail(
-    cut,
-    polledToken,
-    OutcomeCode.BACKGROUND_TOOL_RESULT_INDETERMINATE,
-    `tool call ${call.toolCallId} ${why}`,
-  );
-}
-
-function finished(run: BackgroundRunRecord): AgUiEvent {
-  return {
-    type: "RUN_FINISHED",
-    threadId: run.threadId,
-    runId: run.runId,
-    outcome: { type: "success" },
-  } as AgUiEvent;
-}
-
-function finish(run: BackgroundRunRecord, polledToken: string, terminal: AgUiEvent): BackgroundRunRecord {
-  return {
-    ...run,
-    status: "completed",
-    token: null,
-    finalToken: polledToken,
-    poll: null,
-    frames: appendFrames(run, [terminal]),
-  };
-}
-
-function fail(
-  run: BackgroundRunRecord,
-  polledToken: string,
-  code: string,
-  message: string,
-): BackgroundRunRecord {
-  return {
-    ...run,
-    status: "failed",
-    token: null,
-    finalToken: polledToken,
-    poll: null,
-    error: { code, message },
-    frames: appendFrames(run, [{ type: "RUN_ERROR", code, message } as AgUiEvent]),
-  };
-}
-
-export function responseOf(run: BackgroundRunRecord, afterSeq: number): BackgroundResponse {
-  return {
-    runId: run.runId,
-    threadId: run.threadId,
-    status: run.status,
-    continuationToken: run.token,
-    events: run.frames.filter((frame) => frame.seq > afterSeq).map((frame) => ({ ...frame.event })),
-    lastSeq: lastSeqOf(run),
-    error: run.error,
-  };
 }

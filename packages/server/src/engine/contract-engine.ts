@@ -1,24 +1,23 @@
 import { createHash } from "node:crypto";
 import {
   type AgUiEvent,
-  type Interrupt,
-  isKnownOutcomeCode,
   MetadataKey,
   OutcomeCode,
   type ResumeClaimAck,
-  type ResumeConflict,
   type RunAgentInput,
 } from "@agui-outbox/core/protocol";
 import type { ContractStore } from "../store/contract-store";
-import type { NewOccurrence, Settlement } from "../store/records";
+import { ORPHANED_RUN_ERROR } from "../store/release-claim";
 import { type BackgroundAnswer, BackgroundEngine } from "./background-engine";
+import { askBeforeClaim, claimContext, passAfterClaim } from "./claim-hooks";
+import { writeHydration } from "./hydration";
 import type { ResolvedServerOptions } from "./options";
 import { parseRunInput } from "./parse-run-input";
+import { pumpAgent, runError } from "./pump-agent";
 import { replayEvents } from "./replay-events";
 import { type ClaimedAnswer, evaluateResume, isOpen } from "./resume-verdict";
-import { LeaseLost, RunAttempt } from "./run-attempt";
+import { RunAttempt } from "./run-attempt";
 import { type ResumeRun, runResume } from "./run-resume";
-import { parseArgs, type StreamedToolCall, trackToolCall } from "./tool-calls";
 
 /** What the HTTP layer does with a `POST` of a run. */
 export type RunResponse =
@@ -26,7 +25,15 @@ export type RunResponse =
   /** Stream the run's log from after this seq until its terminal event. */
   | { readonly kind: "stream"; readonly runId: string; readonly afterSeq: number }
   /** A background start's answer (202 and the first token), or why not. */
-  | { readonly kind: "json"; readonly answer: BackgroundAnswer };
+  | { readonly kind: "json"; readonly answer: BackgroundAnswer }
+  /** This instance was abandoned ({@link ContractEngine.abandon}): close the connection, answer nothing. */
+  | { readonly kind: "abandoned" };
+
+/** A poll's answer once this instance was abandoned; the HTTP layer closes the connection instead. */
+const ABANDONED: BackgroundAnswer = {
+  status: 503,
+  body: { error: { code: OutcomeCode.UNAVAILABLE, message: "this instance was abandoned" } },
+};
 
 /** How often one resume re-reads and decides again when another writer claimed in between. */
 const CLAIM_ROUNDS = 5;
@@ -47,7 +54,10 @@ export class ContractEngine {
   readonly #store: ContractStore;
   readonly #attempts = new Set<RunAttempt>();
   readonly #work = new Set<Promise<void>>();
+  /** Runs whose `beginRun` is in flight on this instance. */
+  readonly #beginning = new Set<string>();
   readonly #background: BackgroundEngine | undefined;
+  readonly #abandon = new AbortController();
 
   constructor(options: ResolvedServerOptions) {
     this.#options = options;
@@ -66,6 +76,18 @@ export class ContractEngine {
     idempotencyKey: string | undefined,
     pollPath = "/agent/background/poll",
   ): Promise<RunResponse> {
+    try {
+      const response = await this.#handleRun(raw, idempotencyKey, pollPath);
+      return this.#abandoned ? { kind: "abandoned" } : response;
+    } catch (error) {
+      // Abandoned mid-request (a write refused once its attempt stopped): nothing is answered.
+      if (this.#abandoned) return { kind: "abandoned" };
+      throw error;
+    }
+  }
+
+  async #handleRun(raw: Buffer, idempotencyKey: string | undefined, pollPath: string): Promise<RunResponse> {
+    if (this.#abandoned) return { kind: "abandoned" };
     const parsed = parseRunInput(raw, this.#options.randomUUID);
     if (!parsed.ok) return { kind: "error", status: 400, code: parsed.code, message: parsed.message };
     const input = parsed.input;
@@ -80,6 +102,7 @@ export class ContractEngine {
 
   /** `POST {base}/background/poll`; 404 when this server runs no background agent. */
   async pollBackground(raw: Buffer): Promise<BackgroundAnswer> {
+    if (this.#abandoned) return ABANDONED;
     if (this.#background === undefined) {
       return {
         status: 404,
@@ -88,13 +111,60 @@ export class ContractEngine {
         },
       };
     }
-    return this.#background.poll(raw);
+    const answer = await this.#background.poll(raw);
+    return this.#abandoned ? ABANDONED : answer;
+  }
+
+  /** True once {@link abandon} was called: this instance answers nothing more. */
+  get abandoned(): boolean {
+    return this.#abandon.signal.aborted;
+  }
+
+  /** Aborted by {@link abandon}: the HTTP layer closes this instance's open streams on it. */
+  get abandonSignal(): AbortSignal {
+    return this.#abandon.signal;
+  }
+
+  get #abandoned(): boolean {
+    return this.#abandon.signal.aborted;
+  }
+
+  /**
+   * Stops this instance as if its process died at this instant: every run and
+   * background poll it holds stops writing, with no rollback and no
+   * `RUN_ERROR`; their claims and leases stay in the store until they lapse and
+   * a sweeper (of any instance on the store) takes them, as it would a dead
+   * replica's. Requests from now on get no answer. Used to inject a crash.
+   */
+  abandon(): void {
+    if (this.#abandoned) return;
+    for (const attempt of this.#attempts) attempt.stop();
+    this.#attempts.clear();
+    this.#background?.abandon();
+    this.#abandon.abort();
   }
 
   /** Takes lapsed claims and orphaned runs, and prunes past the retention windows. */
   async sweep(): Promise<void> {
+    await this.closeOrphanedRuns();
     await this.#store.sweep();
     await this.#store.prune(this.#options);
+  }
+
+  /**
+   * Ends, with their `RUN_ERROR`, the runs this instance's id began that it
+   * does not run now: they are an earlier life's of this instance (a process
+   * restarted with the same `instanceId`), which can never finish them. Their
+   * claims stay leased until the lease lapses, as a dead instance's do.
+   */
+  async closeOrphanedRuns(): Promise<void> {
+    if (this.#abandoned) return;
+    const owner = this.#options.instanceId;
+    for (const runId of await this.#store.openRunsOf(owner)) {
+      const live =
+        this.#beginning.has(runId) || [...this.#attempts].some((attempt) => attempt.runId === runId);
+      if (!live) await this.#store.append(runId, owner, ORPHANED_RUN_ERROR);
+    }
   }
 
   /** Ends this instance's live runs with a `RUN_ERROR` (rolling their claims back) and waits for them. */
@@ -132,11 +202,8 @@ export class ContractEngine {
     await attempt.emit({ type: "RUN_STARTED", threadId, runId } as AgUiEvent);
     if (input.messages.length === 0) {
       // Hydration: the thread's open interrupts, so a reloaded page can show them again.
-      const outcome =
-        open.length === 0
-          ? { type: "success" }
-          : { type: "interrupt", interrupts: open.map((occurrence) => occurrence.interrupt) };
-      await attempt.emit({ type: "RUN_FINISHED", threadId, runId, outcome } as AgUiEvent);
+      const interrupts = open.map((occurrence) => occurrence.interrupt);
+      await writeHydration(attempt, input, interrupts, this.#options.hydrate);
     } else if (blocked) {
       await attempt.emit({
         type: "RUN_ERROR",
@@ -146,7 +213,7 @@ export class ContractEngine {
     } else {
       this.#track(
         attempt,
-        this.#pumpAgent(attempt, { input, answers: [], signal: attempt.signal }, undefined),
+        pumpAgent(this.#options, attempt, { input, answers: [], signal: attempt.signal }, undefined),
       );
     }
     return { kind: "stream", runId, afterSeq: attempt.startSeq };
@@ -203,6 +270,7 @@ export class ContractEngine {
     // The same submission while its run is going (on any instance): show that run instead of starting another.
     if (attempt === undefined) return { kind: "stream", runId, afterSeq: 0 };
 
+    let gated = false;
     for (let round = 0; ; round += 1) {
       const now = await this.#store.now();
       const occurrences = await this.#store.threadOccurrences(threadId);
@@ -221,6 +289,18 @@ export class ContractEngine {
       if (verdict.kind === "replay") {
         for (const event of replayEvents(verdict.outcome, runId, threadId)) await attempt.emit(event);
         return { kind: "stream", runId, afterSeq: attempt.startSeq };
+      }
+      if (!gated) {
+        gated = true;
+        const refusal = await askBeforeClaim(
+          this.#options.beforeClaim,
+          claimContext(input, runId, key, verdict.claims),
+        );
+        if (refusal !== undefined) {
+          await attempt.emit({ type: "RUN_STARTED", threadId, runId } as AgUiEvent);
+          await attempt.emit(runError(refusal.code, refusal.message));
+          return { kind: "stream", runId, afterSeq: attempt.startSeq };
+        }
       }
       const claimed = await this.#store.claim({
         runId,
@@ -256,97 +336,30 @@ export class ContractEngine {
     key: string,
     claims: readonly ClaimedAnswer[],
   ): Promise<void> {
+    const context = claimContext(input, attempt.runId, key, claims);
+    if (!(await passAfterClaim(this.#options.afterClaim, attempt, context))) return;
     const run: ResumeRun = { attempt, input, key, claims, options: this.#options, store: this.#store };
     const applied = await runResume(run);
     if (applied === undefined) return;
     const finals = applied.finals;
-    await this.#pumpAgent(
+    await pumpAgent(
+      this.#options,
       attempt,
       { input: applied.input, answers: applied.answers, signal: attempt.signal },
       { kind: "commit", key, afterSeq: attempt.startSeq, finals },
     );
   }
 
-  // ── the agent ──────────────────────────────────────────────────────────────
-
-  /**
-   * Runs the agent to its terminal event. `commit` settles a resume's claims
-   * with its `RUN_FINISHED`; any other ending rolls them back.
-   */
-  async #pumpAgent(
-    attempt: RunAttempt,
-    turn: Parameters<ResolvedServerOptions["agent"]>[0],
-    commit: Settlement | undefined,
-  ): Promise<void> {
-    const rollback: Settlement | undefined = commit === undefined ? undefined : { kind: "rollback" };
-    const calls = new Map<string, StreamedToolCall>();
-    try {
-      for await (const event of this.#options.agent(turn)) {
-        if (attempt.ended) return;
-        if (event.type === "RUN_STARTED") continue;
-        trackToolCall(calls, event);
-        if (event.type === "RUN_FINISHED") {
-          await attempt.emit(await this.#openInterrupts(attempt, event, calls), commit);
-          return;
-        }
-        if (event.type === "RUN_ERROR") {
-          await attempt.emit(event, rollback);
-          return;
-        }
-        await attempt.emit(event);
-      }
-      await attempt.emit(
-        runError(OutcomeCode.UNAVAILABLE, "the agent ended without RUN_FINISHED; retry later"),
-        rollback,
-      );
-    } catch (error) {
-      if (error instanceof LeaseLost || attempt.ended) return;
-      // An agent may fail with a contract code (e.g. AGENT_MODEL_CALL_FAILED); any other error's
-      // code (a driver's, say) means nothing to a client, so it is a retryable UNAVAILABLE.
-      const failure = error as { code?: unknown; message?: unknown };
-      const known = typeof failure.code === "string" && isKnownOutcomeCode(failure.code);
-      const code = known ? String(failure.code) : OutcomeCode.UNAVAILABLE;
-      const message =
-        known && typeof failure.message === "string"
-          ? failure.message
-          : "the agent failed; retry with the same Idempotency-Key";
-      // Reporting the failure to a reader already gone changes nothing: the claim is rolled back.
-      await attempt.emit(runError(code, message), rollback).catch(() => {});
-    }
-  }
-
-  /** A `RUN_FINISHED` with interrupts opens them (each with an expiry) before it is written. */
-  async #openInterrupts(
-    attempt: RunAttempt,
-    event: AgUiEvent,
-    calls: ReadonlyMap<string, StreamedToolCall>,
-  ): Promise<AgUiEvent> {
-    const outcome = (event as { outcome?: { type?: string; interrupts?: Interrupt[] } }).outcome;
-    if (outcome?.type !== "interrupt" || outcome.interrupts === undefined) return event;
-    const now = await this.#store.now();
-    const interrupts = outcome.interrupts.map((interrupt) => ({
-      ...interrupt,
-      expiresAt: interrupt.expiresAt ?? new Date(now + this.#options.interruptTtlMs).toISOString(),
-    }));
-    const opened: NewOccurrence[] = interrupts.map((interrupt) => {
-      const call = interrupt.toolCallId === undefined ? undefined : calls.get(interrupt.toolCallId);
-      return {
-        threadId: attempt.threadId,
-        interruptId: interrupt.id,
-        toolCallId: interrupt.toolCallId ?? null,
-        toolName: call?.name ?? null,
-        args: parseArgs(call?.args),
-        interrupt,
-        expiresAt: Date.parse(interrupt.expiresAt),
-      };
-    });
-    await this.#store.openOccurrences(opened);
-    return { ...event, outcome: { ...outcome, interrupts } } as AgUiEvent;
-  }
-
   async #begin(runId: string, threadId: string): Promise<RunAttempt | undefined> {
     const owner = this.#options.instanceId;
-    const run = await this.#store.beginRun(runId, threadId, owner, this.#options.claimLeaseMs);
+    // Counted as live from before its row exists, so closeOrphanedRuns never takes it for a dead one.
+    this.#beginning.add(runId);
+    let run: Awaited<ReturnType<ContractStore["beginRun"]>>;
+    try {
+      run = await this.#store.beginRun(runId, threadId, owner, this.#options.claimLeaseMs);
+    } finally {
+      this.#beginning.delete(runId);
+    }
     if (run === undefined) return undefined;
     const attempt = new RunAttempt({
       store: this.#store,
@@ -355,8 +368,10 @@ export class ContractEngine {
       threadId,
       startSeq: run.lastSeq,
       leaseMs: this.#options.claimLeaseMs,
+      clock: this.#options.clock,
     });
-    this.#attempts.add(attempt);
+    if (this.#abandoned) attempt.stop();
+    else this.#attempts.add(attempt);
     return attempt;
   }
 
@@ -371,12 +386,4 @@ export class ContractEngine {
       });
     this.#work.add(done);
   }
-}
-
-function runError(code: string, message: string, conflict?: ResumeConflict): AgUiEvent {
-  return (
-    conflict === undefined
-      ? { type: "RUN_ERROR", code, message }
-      : { type: "RUN_ERROR", code, message, metadata: { [MetadataKey.resume]: conflict } }
-  ) as AgUiEvent;
 }

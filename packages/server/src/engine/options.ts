@@ -2,6 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { ContractStore } from "../store/contract-store";
 import { type AgentHandler, type ApprovalReader, readApproval, type ToolDefinition } from "./agent";
 import type { BackgroundAgent } from "./background-agent";
+import type { AfterClaim, BeforeClaim } from "./claim-hooks";
+import type { Hydrate } from "./hydration";
+import { realClock, type ServerClock } from "./server-clock";
 
 export interface ContractServerOptions {
   /** Where claims, results, outcome records and event logs live. */
@@ -17,6 +20,30 @@ export interface ContractServerOptions {
   readonly background?: BackgroundAgent;
   /** Tools that need approval, by the name the agent's tool calls use; each runs at most once per occurrence. */
   readonly tools?: Readonly<Record<string, ToolDefinition>>;
+  /**
+   * Adds events to a hydration (a run with no messages) before its
+   * `RUN_FINISHED` with the open interrupts, e.g. the thread's
+   * `MESSAGES_SNAPSHOT`; it must change nothing. @default none
+   */
+  readonly hydrate?: Hydrate;
+  /**
+   * Called once a resume's batch is valid and about to be claimed, before
+   * anything is written: return `{ refuse: { code, message } }` to end the
+   * request with that `RUN_ERROR` and nothing claimed (the same key may retry).
+   * An awaited hook holds the request in flight. @default none
+   */
+  readonly beforeClaim?: BeforeClaim;
+  /**
+   * Called after the claim is written and acknowledged, before any tool runs;
+   * throwing rolls the claim back with a `RUN_ERROR` (see {@link AfterClaim}). @default none
+   */
+  readonly afterClaim?: AfterClaim;
+  /**
+   * Schedules lease renewals and the sweeper. Lease time itself is the store's
+   * clock (`MemoryStore({ now })`, the database's on Postgres); a manual clock
+   * lets a test decide when renewals and sweeps happen. @default setInterval
+   */
+  readonly clock?: ServerClock;
   /** Reads approve/reject and edited arguments from a decision. @default readApproval ({approved|accepted, editedArgs}) */
   readonly readApproval?: ApprovalReader;
   /** Names this instance on its runs' leases. @default crypto.randomUUID() */
@@ -43,9 +70,14 @@ export interface ContractServerOptions {
   readonly identity?: { readonly name: string; readonly version?: string };
 }
 
-export type ResolvedServerOptions = Required<Omit<ContractServerOptions, "identity" | "background">> & {
+export type ResolvedServerOptions = Required<
+  Omit<ContractServerOptions, "identity" | "background" | "beforeClaim" | "afterClaim" | "hydrate">
+> & {
   readonly identity: { readonly name: string; readonly version?: string };
   readonly background: BackgroundAgent | undefined;
+  readonly beforeClaim: BeforeClaim | undefined;
+  readonly afterClaim: AfterClaim | undefined;
+  readonly hydrate: Hydrate | undefined;
 };
 
 export function resolveServerOptions(options: ContractServerOptions): ResolvedServerOptions {
@@ -55,6 +87,10 @@ export function resolveServerOptions(options: ContractServerOptions): ResolvedSe
     agent: options.agent,
     background: options.background,
     tools: options.tools ?? {},
+    beforeClaim: options.beforeClaim,
+    afterClaim: options.afterClaim,
+    hydrate: options.hydrate,
+    clock: options.clock ?? realClock,
     readApproval: options.readApproval ?? readApproval,
     instanceId: options.instanceId ?? uuid(),
     claimLeaseMs: options.claimLeaseMs ?? 30_000,

@@ -1,6 +1,7 @@
 import type { AgUiEvent } from "@agui-outbox/core/protocol";
 import type { ContractStore } from "../store/contract-store";
 import type { Settlement } from "../store/records";
+import type { ServerClock } from "./server-clock";
 
 /** This instance no longer runs the attempt (its lease lapsed and another took over, or it shut down). */
 export class LeaseLost extends Error {
@@ -29,6 +30,7 @@ export interface RunAttemptInit {
   /** The run's last seq before this attempt. */
   readonly startSeq: number;
   readonly leaseMs: number;
+  readonly clock: ServerClock;
 }
 
 /**
@@ -42,7 +44,7 @@ export class RunAttempt {
   readonly startSeq: number;
   readonly #init: RunAttemptInit;
   readonly #abort = new AbortController();
-  readonly #renewal: ReturnType<typeof setInterval>;
+  readonly #stopRenewal: () => void;
   #ended = false;
 
   constructor(init: RunAttemptInit) {
@@ -51,14 +53,10 @@ export class RunAttempt {
     this.threadId = init.threadId;
     this.startSeq = init.startSeq;
     // A third of the lease: two renewals can fail before another instance may take over.
-    this.#renewal = setInterval(
-      () => {
-        // A failed renewal lets the lease run down, as a dead instance's would.
-        init.store.renewLeases(init.runId, init.owner, init.leaseMs).catch(() => {});
-      },
-      Math.max(10, Math.floor(init.leaseMs / 3)),
-    );
-    this.#renewal.unref?.();
+    this.#stopRenewal = init.clock.every(Math.max(10, Math.floor(init.leaseMs / 3)), () => {
+      // A failed renewal lets the lease run down, as a dead instance's would.
+      init.store.renewLeases(init.runId, init.owner, init.leaseMs).catch(() => {});
+    });
   }
 
   get signal(): AbortSignal {
@@ -88,7 +86,7 @@ export class RunAttempt {
   stop(): void {
     if (this.#ended) return;
     this.#ended = true;
-    clearInterval(this.#renewal);
+    this.#stopRenewal();
     this.#abort.abort();
   }
 }

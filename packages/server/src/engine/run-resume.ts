@@ -109,7 +109,7 @@ async function executeOnce(
   const tool = options.tools[occurrence.toolName ?? ""];
   if (tool === undefined)
     throw new RunFailure(OutcomeCode.TOOL_UNAVAILABLE, "the approved tool is not registered");
-  if (!(await store.beginExecution(occurrence, attempt.runId, options.claimLeaseMs))) {
+  if (attempt.ended || !(await store.beginExecution(occurrence, attempt.runId, options.claimLeaseMs))) {
     throw new LeaseLost(attempt.runId);
   }
   let value: unknown;
@@ -133,7 +133,8 @@ async function executeOnce(
     content: typeof value === "string" ? value : JSON.stringify(value ?? null),
     args,
   };
-  if (!(await store.storeResult(occurrence, attempt.runId, result, options.claimLeaseMs))) {
+  // A stopped attempt (lease lost, or the instance abandoned) writes nothing more.
+  if (attempt.ended || !(await store.storeResult(occurrence, attempt.runId, result, options.claimLeaseMs))) {
     throw new LeaseLost(attempt.runId);
   }
   return result;

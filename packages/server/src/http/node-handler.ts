@@ -109,10 +109,19 @@ export function createNodeHandler(engine: ContractEngine, options: NodeHandlerOp
 
   const stream = async (res: ServerResponse, runId: string, afterSeq: number) => {
     const sse = new SseStream(res, { keepaliveMs });
+    // A dead process's streams are cut: so are an abandoned instance's.
+    const cut = () => res.destroy();
+    engine.abandonSignal.addEventListener("abort", cut, { once: true });
+    res.once("close", () => engine.abandonSignal.removeEventListener("abort", cut));
     await followRun(store, runId, afterSeq, sse, engine.options.tailPollMs);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => {
+    // An abandoned instance answers nothing, as a dead process would not.
+    if (engine.abandoned) {
+      res.destroy();
+      return;
+    }
     const url = new URL(req.url ?? "/", "http://localhost");
     const path = url.pathname;
     if (path !== base && !path.startsWith(`${base}/`)) {
@@ -138,13 +147,16 @@ export function createNodeHandler(engine: ContractEngine, options: NodeHandlerOp
         return;
       }
       if (route === AgentRoute.backgroundPoll) {
-        sendAnswer(res, await engine.pollBackground(raw));
+        const answer = await engine.pollBackground(raw);
+        if (engine.abandoned) res.destroy();
+        else sendAnswer(res, answer);
         return;
       }
       const key = req.headers[Header.idempotencyKey];
       const id = typeof key === "string" && key.length > 0 ? key : undefined;
       const result = await engine.handleRun(raw, id, pollPath);
-      if (result.kind === "error") sendError(res, result.status, result.code, result.message);
+      if (result.kind === "abandoned") res.destroy();
+      else if (result.kind === "error") sendError(res, result.status, result.code, result.message);
       else if (result.kind === "json") sendAnswer(res, result.answer);
       else await stream(res, result.runId, result.afterSeq);
       return;

@@ -71,6 +71,8 @@ export interface ContractStore {
     settle?: Settlement,
   ): Promise<StoredFrame | undefined>;
   frames(runId: string, afterSeq: number): Promise<StoredFrame[]>;
+  /** The runs whose current attempt `owner` began and that have no terminal event yet. */
+  openRunsOf(owner: string): Promise<string[]>;
   run(runId: string): Promise<RunRecord | undefined>;
   /** Calls `wake` after each event appended to the run, by any instance on this store. */
   watch(runId: string, wake: () => void): Promise<() => void>;

@@ -235,6 +235,12 @@ export class MemoryStore implements ContractStore {
     return frame;
   }
 
+  async openRunsOf(owner: string): Promise<string[]> {
+    return Object.values(this.#doc.runs)
+      .filter((run) => run.terminal === null && run.owner === owner)
+      .map((run) => run.runId);
+  }
+
   async frames(runId: string, afterSeq: number): Promise<StoredFrame[]> {
     return (this.#doc.frames[runId] ?? []).filter((frame) => frame.seq > afterSeq);
   }

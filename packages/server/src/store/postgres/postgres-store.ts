@@ -1,11 +1,10 @@
-import { type AgUiEvent, MetadataKey } from "@agui-outbox/core/protocol";
-import { Client, type ClientConfig, Pool, type PoolClient } from "pg";
+import type { AgUiEvent } from "@agui-outbox/core/protocol";
+import { type ClientConfig, Pool, type PoolClient } from "pg";
 import type { BackgroundRunRecord, NewBackgroundRun } from "../background-records";
 import type { ContractStore } from "../contract-store";
 import {
   type ClaimRequest,
   type IdempotencyRecord,
-  isTerminalEvent,
   type NewOccurrence,
   type Occurrence,
   type OccurrenceRef,
@@ -20,8 +19,11 @@ import {
 } from "../records";
 import { ORPHANED_RUN_ERROR } from "../release-claim";
 import { BackgroundQueries } from "./background-queries";
+import { LiveTail } from "./live-tail";
 import { migrate, NOW_MS, quoteIdent } from "./migrations";
-import { type OccurrenceRow, occurrenceFromRow, type RunRow, runFromRow } from "./rows";
+import { type OccurrenceRow, occurrenceFromRow, RELEASE_SET, type RunRow } from "./rows";
+import { RunLogQueries } from "./run-log-queries";
+import { inTransaction } from "./transaction";
 
 export interface PostgresStoreOptions {
   /** A pool you own (closed by you), or connection settings for one the store owns. */
@@ -35,18 +37,6 @@ export interface PostgresStoreOptions {
   readonly sweepBatch?: number;
 }
 
-/** What a released claim becomes; the same rule as `releasedState`, in SQL. */
-const RELEASE_SET = `
-  state = CASE
-    WHEN state = '${OccurrenceState.indeterminate}' THEN state
-    WHEN state = '${OccurrenceState.executing}' AND result IS NULL THEN '${OccurrenceState.indeterminate}'
-    ELSE '${OccurrenceState.pending}' END,
-  decision = CASE
-    WHEN state = '${OccurrenceState.indeterminate}' OR result IS NOT NULL
-      OR (state = '${OccurrenceState.executing}' AND result IS NULL) THEN decision
-    ELSE NULL END,
-  claim_run_id = NULL, claim_key = NULL, lease_until = NULL, version = version + 1`;
-
 /**
  * The contract on Postgres, for several server replicas on one database.
  * Claims are a conditional update on each occurrence's version inside one
@@ -59,12 +49,10 @@ export class PostgresStore implements ContractStore {
   readonly #ownsPool: boolean;
   readonly #schema: string;
   readonly #s: string;
-  readonly #channel: string;
   readonly #sweepBatch: number;
-  readonly #clientConfig: ClientConfig;
-  readonly #watchers = new Map<string, Set<() => void>>();
   readonly #background: BackgroundQueries;
-  #listener: Promise<Client> | undefined;
+  readonly #runLog: RunLogQueries;
+  readonly #tail: LiveTail;
   #closed = false;
 
   private constructor(options: PostgresStoreOptions, pool: Pool, clientConfig: ClientConfig) {
@@ -72,10 +60,15 @@ export class PostgresStore implements ContractStore {
     this.#ownsPool = options.pool === undefined;
     this.#schema = options.schema ?? "agui_outbox";
     this.#s = quoteIdent(this.#schema);
-    this.#channel = `${this.#schema}_events`;
+    const channel = `${this.#schema}_events`;
     this.#background = new BackgroundQueries(pool, this.#s);
+    this.#runLog = new RunLogQueries(pool, this.#s, channel);
+    // The listener connects as the pool does: with the settings given, or those of the pool passed in.
+    this.#tail = new LiveTail(
+      this.#ownsPool ? clientConfig : (pool as unknown as { options: ClientConfig }).options,
+      channel,
+    );
     this.#sweepBatch = options.sweepBatch ?? 100;
-    this.#clientConfig = clientConfig;
   }
 
   /** Connects, and applies pending migrations unless told not to. */
@@ -244,77 +237,42 @@ export class PostgresStore implements ContractStore {
         [this.#sweepBatch],
       );
       for (const row of orphans.rows)
-        await this.#appendOne(client, row.run_id, row.owner, ORPHANED_RUN_ERROR);
+        await this.#runLog.appendOne(client, row.run_id, row.owner, ORPHANED_RUN_ERROR);
       return { claims: claims.rowCount ?? 0, runs: orphans.rows.length };
     });
   }
 
-  async beginRun(
-    runId: string,
-    threadId: string,
-    owner: string,
-    leaseMs: number,
-  ): Promise<RunRecord | undefined> {
-    const s = this.#s;
-    const result = await this.#pool.query<RunRow>(
-      `INSERT INTO ${s}.runs AS r (run_id, thread_id, last_seq, terminal, owner, lease_until, updated_at)
-       VALUES ($1, $2, 0, NULL, $3, ${NOW_MS} + $4, ${NOW_MS})
-       ON CONFLICT (run_id) DO UPDATE SET terminal = NULL, owner = $3, lease_until = ${NOW_MS} + $4,
-         updated_at = ${NOW_MS}, expired = false
-       WHERE r.terminal IS NOT NULL
-       RETURNING *`,
-      [runId, threadId, owner, leaseMs],
-    );
-    const row = result.rows[0];
-    return row === undefined ? undefined : runFromRow(row);
+  beginRun(runId: string, threadId: string, owner: string, leaseMs: number): Promise<RunRecord | undefined> {
+    return this.#runLog.beginRun(runId, threadId, owner, leaseMs);
   }
 
-  async append(
+  append(
     runId: string,
     owner: string,
     event: AgUiEvent,
     settle?: Settlement,
   ): Promise<StoredFrame | undefined> {
-    const terminal = isTerminalEvent(event);
-    // Most events are one statement; a terminal one that settles claims shares its transaction.
-    if (settle === undefined || !terminal) return this.#appendOne(this.#pool, runId, owner, event);
-    return this.#transaction(async (client) => {
-      const frame = await this.#appendOne(client, runId, owner, event);
-      if (frame === undefined) return undefined;
-      const run = await client.query<RunRow>(`SELECT * FROM ${this.#s}.runs WHERE run_id = $1`, [runId]);
-      const row = run.rows[0];
-      if (row !== undefined) await this.#settle(client, runFromRow(row), settle, frame);
-      return frame;
-    });
+    return this.#runLog.append(runId, owner, event, settle);
   }
 
-  async frames(runId: string, afterSeq: number): Promise<StoredFrame[]> {
-    const result = await this.#pool.query<{ seq: number; event: AgUiEvent }>(
-      `SELECT seq, event FROM ${this.#s}.run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq`,
-      [runId, afterSeq],
+  frames(runId: string, afterSeq: number): Promise<StoredFrame[]> {
+    return this.#runLog.frames(runId, afterSeq);
+  }
+
+  async openRunsOf(owner: string): Promise<string[]> {
+    const result = await this.#pool.query<{ run_id: string }>(
+      `SELECT run_id FROM ${this.#s}.runs WHERE terminal IS NULL AND owner = $1`,
+      [owner],
     );
-    return result.rows.map((row) => ({ seq: row.seq, event: row.event }));
+    return result.rows.map((row) => row.run_id);
   }
 
-  async run(runId: string): Promise<RunRecord | undefined> {
-    const result = await this.#pool.query<RunRow>(`SELECT * FROM ${this.#s}.runs WHERE run_id = $1`, [runId]);
-    const row = result.rows[0];
-    return row === undefined ? undefined : runFromRow(row);
+  run(runId: string): Promise<RunRecord | undefined> {
+    return this.#runLog.run(runId);
   }
 
   async watch(runId: string, wake: () => void): Promise<() => void> {
-    await this.#listen();
-    let set = this.#watchers.get(runId);
-    if (set === undefined) {
-      set = new Set();
-      this.#watchers.set(runId, set);
-    }
-    set.add(wake);
-    return () => {
-      const current = this.#watchers.get(runId);
-      current?.delete(wake);
-      if (current?.size === 0) this.#watchers.delete(runId);
-    };
+    return this.#tail.watch(runId, wake);
   }
 
   createBackground(record: NewBackgroundRun): Promise<boolean> {
@@ -364,114 +322,11 @@ export class PostgresStore implements ContractStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#watchers.clear();
-    const listener = this.#listener;
-    this.#listener = undefined;
-    // A listener that never connected has nothing to close.
-    if (listener !== undefined) await (await listener.catch(() => undefined))?.end();
+    await this.#tail.close();
     if (this.#ownsPool) await this.#pool.end();
   }
 
-  /**
-   * One statement: bump the run's seq (only while `owner` runs its open attempt),
-   * insert the frame with its cursor stamped in, set the terminal event, and
-   * NOTIFY readers (delivered on commit). Undefined when the run refused it.
-   */
-  async #appendOne(
-    db: Pool | PoolClient,
-    runId: string,
-    owner: string | null,
-    event: AgUiEvent,
-  ): Promise<StoredFrame | undefined> {
-    const s = this.#s;
-    const stamped = (seq: string) =>
-      `jsonb_set($3::jsonb, '{metadata}', coalesce($3::jsonb -> 'metadata', '{}'::jsonb) ||
-         jsonb_build_object('${MetadataKey.stream}', jsonb_build_object('runId', run_id, 'seq', ${seq})))`;
-    const result = await db.query<{ seq: number; event: AgUiEvent }>(
-      `WITH run AS (
-         UPDATE ${s}.runs SET last_seq = last_seq + 1, updated_at = ${NOW_MS},
-           terminal = CASE WHEN $4 THEN ${stamped("last_seq + 1")} ELSE NULL END
-         WHERE run_id = $1 AND ($2::text IS NULL OR owner = $2) AND terminal IS NULL
-         RETURNING run_id, last_seq
-       ), frame AS (
-         INSERT INTO ${s}.run_events (run_id, seq, event)
-         SELECT run_id, last_seq, ${stamped("last_seq")} FROM run
-         RETURNING seq, event
-       )
-       SELECT seq, event, pg_notify($5, $1) FROM frame`,
-      [runId, owner, JSON.stringify(event), isTerminalEvent(event), this.#channel],
-    );
-    const row = result.rows[0];
-    return row === undefined ? undefined : { seq: row.seq, event: row.event };
-  }
-
-  async #settle(
-    client: PoolClient,
-    run: RunRecord,
-    settle: Settlement,
-    terminal: StoredFrame,
-  ): Promise<void> {
-    const s = this.#s;
-    if (settle.kind === "rollback") {
-      await client.query(`UPDATE ${s}.occurrences SET ${RELEASE_SET} WHERE claim_run_id = $1`, [run.runId]);
-      return;
-    }
-    await client.query(
-      `INSERT INTO ${s}.outcomes (key, run_id, thread_id, events, at)
-       SELECT $1, $2, $3, coalesce(jsonb_agg(event ORDER BY seq), '[]'::jsonb), ${NOW_MS}
-       FROM ${s}.run_events WHERE run_id = $2 AND seq > $4 AND seq <= $5
-       ON CONFLICT (key) DO NOTHING`,
-      [settle.key, run.runId, run.threadId, settle.afterSeq, terminal.seq],
-    );
-    const finals = settle.finals.map((final) => ({
-      thread_id: final.ref.threadId,
-      interrupt_id: final.ref.interruptId,
-      state: final.state,
-    }));
-    await client.query(
-      `UPDATE ${s}.occurrences o SET state = f.state, claim_run_id = NULL, claim_key = NULL,
-         lease_until = NULL, outcome_key = $2, version = o.version + 1
-       FROM jsonb_to_recordset($1::jsonb) AS f(thread_id text, interrupt_id text, state text)
-       WHERE o.thread_id = f.thread_id AND o.interrupt_id = f.interrupt_id AND o.claim_run_id = $3`,
-      [JSON.stringify(finals), settle.key, run.runId],
-    );
-  }
-
-  /** One `LISTEN` connection per store, opened on the first watch; wakes the watchers of the run named. */
-  #listen(): Promise<Client> {
-    this.#listener ??= (async () => {
-      const client = new Client(
-        this.#ownsPool ? this.#clientConfig : (this.#pool as unknown as { options: ClientConfig }).options,
-      );
-      client.on("notification", (message) => {
-        const watchers = message.payload === undefined ? undefined : this.#watchers.get(message.payload);
-        for (const wake of watchers ?? []) wake();
-      });
-      // A lost LISTEN connection must not crash the server: readers then end at their next check.
-      client.on("error", () => {
-        this.#listener = undefined;
-      });
-      await client.connect();
-      await client.query(`LISTEN ${quoteIdent(this.#channel)}`);
-      return client;
-    })();
-    return this.#listener;
-  }
-
-  async #transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.#pool.connect();
-    try {
-      await client.query("BEGIN");
-      const result = await work(client);
-      // `work` may have rolled back already (a claim that lost): COMMIT is then a no-op with a notice.
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      // The first error is rethrown below; a failed ROLLBACK ends with the connection anyway.
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+  #transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.#pool, work);
   }
 }

@@ -1,5 +1,11 @@
 import type { AgUiEvent, Interrupt } from "@agui-outbox/core/protocol";
-import type { Decision, Occurrence, OccurrenceState, RunRecord, StoredToolResult } from "../records";
+import {
+  type Decision,
+  type Occurrence,
+  OccurrenceState,
+  type RunRecord,
+  type StoredToolResult,
+} from "../records";
 
 /** `bigint` columns arrive as strings from `pg`; every time here is ms since the epoch. */
 function ms(value: string | number): number {
@@ -83,3 +89,15 @@ export function runFromRow(row: RunRow): RunRecord {
     expired: row.expired,
   };
 }
+
+/** What a released claim becomes; the same rule as `releasedState`, in SQL. */
+export const RELEASE_SET = `
+  state = CASE
+    WHEN state = '${OccurrenceState.indeterminate}' THEN state
+    WHEN state = '${OccurrenceState.executing}' AND result IS NULL THEN '${OccurrenceState.indeterminate}'
+    ELSE '${OccurrenceState.pending}' END,
+  decision = CASE
+    WHEN state = '${OccurrenceState.indeterminate}' OR result IS NOT NULL
+      OR (state = '${OccurrenceState.executing}' AND result IS NULL) THEN decision
+    ELSE NULL END,
+  claim_run_id = NULL, claim_key = NULL, lease_until = NULL, version = version + 1`;

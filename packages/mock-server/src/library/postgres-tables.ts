@@ -1,0 +1,96 @@
+import type { Message } from "@agui-outbox/core/protocol";
+import type { Pool } from "pg";
+import type { Fault, FaultPoint } from "../chaos/fault";
+import type { LedgerEntry } from "../state/mock-state";
+import type { FaultSource, ThreadHistory } from "./deploy-agent";
+
+/**
+ * The mock's own state on Postgres, beside the library's tables, so every
+ * instance on the database shares it: armed faults (each firing one row,
+ * taken once by whichever instance reaches its point), the ledger of deploys,
+ * and each thread's messages for hydration. `s` is the quoted schema name.
+ */
+export async function createMockTables(pool: Pool, s: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    // Instances starting together create the tables once.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('agui_outbox_mock_tables'))");
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.mock_faults (
+      id bigserial PRIMARY KEY, point text NOT NULL, thread_id text, fault jsonb NOT NULL)`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.mock_ledger (
+      id bigserial PRIMARY KEY, thread_id text NOT NULL, entry jsonb NOT NULL)`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.mock_messages (
+      id bigserial PRIMARY KEY, thread_id text NOT NULL, message_id text NOT NULL, message jsonb NOT NULL,
+      UNIQUE (thread_id, message_id))`);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export async function armFaults(pool: Pool, s: string, faults: readonly Fault[]): Promise<void> {
+  for (const fault of faults) {
+    for (let firing = 0; firing < fault.times; firing += 1) {
+      await pool.query(`INSERT INTO ${s}.mock_faults (point, thread_id, fault) VALUES ($1, $2, $3)`, [
+        fault.point,
+        fault.threadId ?? null,
+        JSON.stringify(fault),
+      ]);
+    }
+  }
+}
+
+export function tableFaults(pool: Pool, s: string): FaultSource {
+  return {
+    async take(point: FaultPoint, threadId: string) {
+      const taken = await pool.query<{ fault: Fault }>(
+        `DELETE FROM ${s}.mock_faults WHERE id = (
+           SELECT id FROM ${s}.mock_faults WHERE point = $1 AND (thread_id IS NULL OR thread_id = $2)
+           ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING fault`,
+        [point, threadId],
+      );
+      return taken.rows[0]?.fault;
+    },
+  };
+}
+
+export async function recordDeploy(pool: Pool, s: string, entry: LedgerEntry): Promise<void> {
+  await pool.query(`INSERT INTO ${s}.mock_ledger (thread_id, entry) VALUES ($1, $2)`, [
+    entry.threadId,
+    JSON.stringify(entry),
+  ]);
+}
+
+export async function ledgerOf(pool: Pool, s: string, threadId: string | null): Promise<LedgerEntry[]> {
+  const rows = await pool.query<{ entry: LedgerEntry }>(
+    `SELECT entry FROM ${s}.mock_ledger WHERE $1::text IS NULL OR thread_id = $1 ORDER BY id`,
+    [threadId],
+  );
+  return rows.rows.map((row) => row.entry);
+}
+
+export function tableHistory(pool: Pool, s: string): ThreadHistory {
+  return {
+    async messages(threadId) {
+      const rows = await pool.query<{ message: Message }>(
+        `SELECT message FROM ${s}.mock_messages WHERE thread_id = $1 ORDER BY id`,
+        [threadId],
+      );
+      return rows.rows.map((row) => row.message);
+    },
+    async append(threadId, messages) {
+      for (const message of messages) {
+        await pool.query(
+          `INSERT INTO ${s}.mock_messages (thread_id, message_id, message) VALUES ($1, $2, $3)
+           ON CONFLICT (thread_id, message_id) DO NOTHING`,
+          [threadId, message.id, JSON.stringify(message)],
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import {
+  type AgUiEvent,
+  type Interrupt,
+  isKnownOutcomeCode,
+  MetadataKey,
+  OutcomeCode,
+  type ResumeConflict,
+} from "@agui-outbox/core/protocol";
+import type { NewOccurrence, Settlement } from "../store/records";
+import type { AgentTurn } from "./agent";
+import type { ResolvedServerOptions } from "./options";
+import { LeaseLost, type RunAttempt } from "./run-attempt";
+import { parseArgs, type StreamedToolCall, trackToolCall } from "./tool-calls";
+
+/**
+ * Runs the agent to its terminal event. `commit` settles a resume's claims
+ * with its `RUN_FINISHED`; any other ending rolls them back.
+ */
+export async function pumpAgent(
+  options: ResolvedServerOptions,
+  attempt: RunAttempt,
+  turn: AgentTurn,
+  commit: Settlement | undefined,
+): Promise<void> {
+  const rollback: Settlement | undefined = commit === undefined ? undefined : { kind: "rollback" };
+  const calls = new Map<string, StreamedToolCall>();
+  try {
+    for await (const event of options.agent(turn)) {
+      if (attempt.ended) return;
+      if (event.type === "RUN_STARTED") continue;
+      trackToolCall(calls, event);
+      if (event.type === "RUN_FINISHED") {
+        await attempt.emit(await openInterrupts(options, attempt, event, calls), commit);
+        return;
+      }
+      if (event.type === "RUN_ERROR") {
+        await attempt.emit(event, rollback);
+        return;
+      }
+      await attempt.emit(event);
+    }
+    await attempt.emit(
+      runError(OutcomeCode.UNAVAILABLE, "the agent ended without RUN_FINISHED; retry later"),
+      rollback,
+    );
+  } catch (error) {
+    if (error instanceof LeaseLost || attempt.ended) return;
+    const { code, message } = contractFailure(error, "the agent failed; retry with the same Idempotency-Key");
+    // Reporting the failure to a reader already gone changes nothing: the claim is rolled back.
+    await attempt.emit(runError(code, message), rollback).catch(() => {});
+  }
+}
+
+/** A `RUN_FINISHED` with interrupts opens them (each with an expiry) before it is written. */
+async function openInterrupts(
+  options: ResolvedServerOptions,
+  attempt: RunAttempt,
+  event: AgUiEvent,
+  calls: ReadonlyMap<string, StreamedToolCall>,
+): Promise<AgUiEvent> {
+  const outcome = (event as { outcome?: { type?: string; interrupts?: Interrupt[] } }).outcome;
+  if (outcome?.type !== "interrupt" || outcome.interrupts === undefined) return event;
+  const now = await options.store.now();
+  const interrupts = outcome.interrupts.map((interrupt) => ({
+    ...interrupt,
+    expiresAt: interrupt.expiresAt ?? new Date(now + options.interruptTtlMs).toISOString(),
+  }));
+  const opened: NewOccurrence[] = interrupts.map((interrupt) => {
+    const call = interrupt.toolCallId === undefined ? undefined : calls.get(interrupt.toolCallId);
+    return {
+      threadId: attempt.threadId,
+      interruptId: interrupt.id,
+      toolCallId: interrupt.toolCallId ?? null,
+      toolName: call?.name ?? null,
+      args: parseArgs(call?.args),
+      interrupt,
+      expiresAt: Date.parse(interrupt.expiresAt),
+    };
+  });
+  if (attempt.ended) throw new LeaseLost(attempt.runId);
+  await options.store.openOccurrences(opened);
+  return { ...event, outcome: { ...outcome, interrupts } } as AgUiEvent;
+}
+
+/**
+ * What a thrown error tells the client. An agent or hook may fail with a
+ * contract code (e.g. AGENT_MODEL_CALL_FAILED); any other error's code (a
+ * driver's, say) means nothing to a client, so it is a retryable UNAVAILABLE
+ * with `fallback` as its message.
+ */
+export function contractFailure(error: unknown, fallback: string): { code: string; message: string } {
+  const failure = error as { code?: unknown; message?: unknown } | null;
+  const code = failure?.code;
+  if (typeof code !== "string" || !isKnownOutcomeCode(code))
+    return { code: OutcomeCode.UNAVAILABLE, message: fallback };
+  return { code, message: typeof failure?.message === "string" ? failure.message : fallback };
+}
+
+export function runError(code: string, message: string, conflict?: ResumeConflict): AgUiEvent {
+  return (
+    conflict === undefined
+      ? { type: "RUN_ERROR", code, message }
+      : { type: "RUN_ERROR", code, message, metadata: { [MetadataKey.resume]: conflict } }
+  ) as AgUiEvent;
+}

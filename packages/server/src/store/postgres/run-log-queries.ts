@@ -1,0 +1,142 @@
+import { type AgUiEvent, MetadataKey } from "@agui-outbox/core/protocol";
+import type { Pool, PoolClient } from "pg";
+import { isTerminalEvent, type RunRecord, type Settlement, type StoredFrame } from "../records";
+import { NOW_MS } from "./migrations";
+import { RELEASE_SET, type RunRow, runFromRow } from "./rows";
+import { inTransaction } from "./transaction";
+
+/**
+ * Runs and their event logs on Postgres: attempts begun under an owner's lease,
+ * one statement per appended event (seq, frame, terminal event and `NOTIFY`
+ * together), and the settlement a terminal event carries (commit or rollback)
+ * in the same transaction. `s` is the quoted schema name.
+ */
+export class RunLogQueries {
+  readonly #pool: Pool;
+  readonly #s: string;
+  readonly #channel: string;
+
+  constructor(pool: Pool, s: string, channel: string) {
+    this.#pool = pool;
+    this.#s = s;
+    this.#channel = channel;
+  }
+
+  async beginRun(
+    runId: string,
+    threadId: string,
+    owner: string,
+    leaseMs: number,
+  ): Promise<RunRecord | undefined> {
+    const s = this.#s;
+    const result = await this.#pool.query<RunRow>(
+      `INSERT INTO ${s}.runs AS r (run_id, thread_id, last_seq, terminal, owner, lease_until, updated_at)
+       VALUES ($1, $2, 0, NULL, $3, ${NOW_MS} + $4, ${NOW_MS})
+       ON CONFLICT (run_id) DO UPDATE SET terminal = NULL, owner = $3, lease_until = ${NOW_MS} + $4,
+         updated_at = ${NOW_MS}, expired = false
+       WHERE r.terminal IS NOT NULL
+       RETURNING *`,
+      [runId, threadId, owner, leaseMs],
+    );
+    const row = result.rows[0];
+    return row === undefined ? undefined : runFromRow(row);
+  }
+
+  async append(
+    runId: string,
+    owner: string,
+    event: AgUiEvent,
+    settle?: Settlement,
+  ): Promise<StoredFrame | undefined> {
+    const terminal = isTerminalEvent(event);
+    // Most events are one statement; a terminal one that settles claims shares its transaction.
+    if (settle === undefined || !terminal) return this.appendOne(this.#pool, runId, owner, event);
+    return inTransaction(this.#pool, async (client) => {
+      const frame = await this.appendOne(client, runId, owner, event);
+      if (frame === undefined) return undefined;
+      const run = await client.query<RunRow>(`SELECT * FROM ${this.#s}.runs WHERE run_id = $1`, [runId]);
+      const row = run.rows[0];
+      if (row !== undefined) await this.#settle(client, runFromRow(row), settle, frame);
+      return frame;
+    });
+  }
+
+  async frames(runId: string, afterSeq: number): Promise<StoredFrame[]> {
+    const result = await this.#pool.query<{ seq: number; event: AgUiEvent }>(
+      `SELECT seq, event FROM ${this.#s}.run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq`,
+      [runId, afterSeq],
+    );
+    return result.rows.map((row) => ({ seq: row.seq, event: row.event }));
+  }
+
+  async run(runId: string): Promise<RunRecord | undefined> {
+    const result = await this.#pool.query<RunRow>(`SELECT * FROM ${this.#s}.runs WHERE run_id = $1`, [runId]);
+    const row = result.rows[0];
+    return row === undefined ? undefined : runFromRow(row);
+  }
+
+  /**
+   * One statement: bump the run's seq (only while `owner` runs its open attempt),
+   * insert the frame with its cursor stamped in, set the terminal event, and
+   * NOTIFY readers (delivered on commit). Undefined when the run refused it.
+   */
+  async appendOne(
+    db: Pool | PoolClient,
+    runId: string,
+    owner: string | null,
+    event: AgUiEvent,
+  ): Promise<StoredFrame | undefined> {
+    const s = this.#s;
+    const stamped = (seq: string) =>
+      `jsonb_set($3::jsonb, '{metadata}', coalesce($3::jsonb -> 'metadata', '{}'::jsonb) ||
+         jsonb_build_object('${MetadataKey.stream}', jsonb_build_object('runId', run_id, 'seq', ${seq})))`;
+    const result = await db.query<{ seq: number; event: AgUiEvent }>(
+      `WITH run AS (
+         UPDATE ${s}.runs SET last_seq = last_seq + 1, updated_at = ${NOW_MS},
+           terminal = CASE WHEN $4 THEN ${stamped("last_seq + 1")} ELSE NULL END
+         WHERE run_id = $1 AND ($2::text IS NULL OR owner = $2) AND terminal IS NULL
+         RETURNING run_id, last_seq
+       ), frame AS (
+         INSERT INTO ${s}.run_events (run_id, seq, event)
+         SELECT run_id, last_seq, ${stamped("last_seq")} FROM run
+         RETURNING seq, event
+       )
+       SELECT seq, event, pg_notify($5, $1) FROM frame`,
+      [runId, owner, JSON.stringify(event), isTerminalEvent(event), this.#channel],
+    );
+    const row = result.rows[0];
+    return row === undefined ? undefined : { seq: row.seq, event: row.event };
+  }
+
+  async #settle(
+    client: PoolClient,
+    run: RunRecord,
+    settle: Settlement,
+    terminal: StoredFrame,
+  ): Promise<void> {
+    const s = this.#s;
+    if (settle.kind === "rollback") {
+      await client.query(`UPDATE ${s}.occurrences SET ${RELEASE_SET} WHERE claim_run_id = $1`, [run.runId]);
+      return;
+    }
+    await client.query(
+      `INSERT INTO ${s}.outcomes (key, run_id, thread_id, events, at)
+       SELECT $1, $2, $3, coalesce(jsonb_agg(event ORDER BY seq), '[]'::jsonb), ${NOW_MS}
+       FROM ${s}.run_events WHERE run_id = $2 AND seq > $4 AND seq <= $5
+       ON CONFLICT (key) DO NOTHING`,
+      [settle.key, run.runId, run.threadId, settle.afterSeq, terminal.seq],
+    );
+    const finals = settle.finals.map((final) => ({
+      thread_id: final.ref.threadId,
+      interrupt_id: final.ref.interruptId,
+      state: final.state,
+    }));
+    await client.query(
+      `UPDATE ${s}.occurrences o SET state = f.state, claim_run_id = NULL, claim_key = NULL,
+         lease_until = NULL, outcome_key = $2, version = o.version + 1
+       FROM jsonb_to_recordset($1::jsonb) AS f(thread_id text, interrupt_id text, state text)
+       WHERE o.thread_id = f.thread_id AND o.interrupt_id = f.interrupt_id AND o.claim_run_id = $3`,
+      [JSON.stringify(finals), settle.key, run.runId],
+    );
+  }
+}
