@@ -46,6 +46,7 @@ export function createContractServer(options: ContractServerOptions): ContractSe
         })
       : () => {};
   // A restart with the same instanceId ends its earlier life's runs now; `await server.sweep()` to be sure before serving.
+  // A failure here is not lost: every sweep closes orphaned runs again.
   engine.closeOrphanedRuns().catch(() => {});
   return {
     engine,
