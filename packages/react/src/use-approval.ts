@@ -114,7 +114,9 @@ export function useApproval(
     client.outbox,
     (state) =>
       live === undefined &&
-      unshownQuestions(state.entries, threadId, []).some((question) => question.id === interruptId),
+      unshownQuestions(state.entries, threadId, [], interruptId).some(
+        (question) => question.id === interruptId,
+      ),
   );
   const messages = useStore(handle.store, (state) => state.messages);
   // The thread drops an interrupt once its answer is final; the card still shows the question.

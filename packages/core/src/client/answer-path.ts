@@ -52,7 +52,10 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
     const decision = decisionOf(input);
     const shown = threads.get(input.threadId).pendingInterrupts;
     // With the questions a server keeps open unshown: answerable, and in the next batch.
-    const pending = [...shown, ...unshownQuestions(running.entries(), input.threadId, shown)];
+    const pending = [
+      ...shown,
+      ...unshownQuestions(running.entries(), input.threadId, shown, input.interruptId),
+    ];
     const interrupt = pending.find((candidate) => candidate.id === input.interruptId);
     if (!interrupt) {
       const existing = running

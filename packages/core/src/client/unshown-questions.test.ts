@@ -34,8 +34,8 @@ const notTaken = (message: string) => ({
   lastError: { kind: "run_error", message },
 });
 
-const ids = (entries: readonly OutboxEntry[]) =>
-  unshownQuestions(entries, "t", []).map((question) => [question.id, question.toolCallId]);
+const ids = (entries: readonly OutboxEntry[], answering = "a") =>
+  unshownQuestions(entries, "t", [], answering).map((question) => [question.id, question.toolCallId]);
 
 test("an answer of a batch the server did not take, asked again or skipped, is still open", () => {
   expect(ids([entry("k1", "a", 1, notTaken(NOT_TAKEN_ERRORS.skippedInBatch))])).toEqual([["a", "call-a"]]);
@@ -63,4 +63,14 @@ test("the newest answer decides: a kept answer answered again and applied is no 
   expect(ids([kept, applied])).toEqual([]);
   expect(ids([applied, kept].reverse())).toEqual([]);
   expect(unshownQuestions([kept], "another-thread", [])).toEqual([]);
+});
+
+test("only beside the questions it was asked with: a later run's question never waits for it", () => {
+  const kept = entry("k1", "a", 1, notTaken(NOT_TAKEN_ERRORS.skippedInBatch));
+  // Answering a question of a later run the thread shows ("c"): the kept one is not in its batch.
+  const later = [{ threadId: "t", id: "c", reason: "tool_call" }] as const;
+  expect(unshownQuestions([kept], "t", later, "c")).toEqual([]);
+  // Beside the other question of its own batch ("b", shown again), it is.
+  const again = [{ threadId: "t", id: "b", reason: "tool_call" }] as const;
+  expect(unshownQuestions([kept], "t", again, "b").map((question) => question.id)).toEqual(["a"]);
 });

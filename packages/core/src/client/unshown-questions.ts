@@ -14,13 +14,18 @@ const NOT_TAKEN: ReadonlySet<string> = new Set(Object.values(NOT_TAKEN_ERRORS));
  * entry and stops showing the others, which it still takes one by one. Each stays
  * answerable, so the person can send the kept answer again, and the next batch
  * carries it with the questions the thread shows. A question counts while its
- * newest answer is such a kept one, or is held for the next batch.
+ * newest answer is such a kept one, or is held for the next batch, and only
+ * beside the questions it was asked with: its batch names one the thread shows,
+ * or `answering` (a later run's questions never wait for an older one).
  */
 export function unshownQuestions(
   entries: readonly OutboxEntry[],
   threadId: string,
   shown: readonly PendingInterrupt[],
+  answering?: string,
 ): PendingInterrupt[] {
+  const related = new Set(shown.map((interrupt) => interrupt.id));
+  if (answering !== undefined) related.add(answering);
   const newest = new Map<string, OutboxEntry>();
   for (const entry of entries) {
     if (entry.threadId !== threadId || shown.some((interrupt) => interrupt.id === entry.interruptId))
@@ -35,6 +40,7 @@ export function unshownQuestions(
       entry.batch !== undefined &&
       NOT_TAKEN.has(entry.lastError?.message ?? "");
     if (!kept && !(entry.state === EntryState.held && entry.batch !== undefined)) continue;
+    if (!entry.batch?.interruptIds.some((id) => related.has(id))) continue;
     questions.push({
       threadId,
       id: entry.interruptId,
