@@ -82,3 +82,43 @@ test("the model call failing after the tool: applied from the thread, never rese
   await expect(approvalCard(page)).toHaveAttribute("data-state", "applied");
   expect(await peer.ledger(threadId)).toHaveLength(1);
 });
+
+// Agent Framework 1.7.0 given one approval and one rejection in one resume runs neither,
+// shows only the rejected question again and keeps the approved one pending without
+// showing it (docs/interop.md, `batch-mixed`). Neither card may say "Applied", and both
+// must stay answerable: answered again, both approved, one request runs both.
+test("two questions, one approved and one rejected: neither applied; both answered again, both run", async ({
+  page,
+}) => {
+  const threadId = newThreadId("af-mixed");
+  await openThread(page, threadId, DEGRADED);
+  await page.getByLabel("Your message", { exact: true }).fill("deploy to prod and staging");
+  await page.getByRole("button", { name: "Send" }).click();
+  const cards = page.getByTestId("approval-card");
+  await expect(page.locator('[data-testid="approval-card"][data-state="unanswered"]')).toHaveCount(2);
+  const [prodId, stagingId] = await cards.evaluateAll((items) =>
+    items.map((item) => item.getAttribute("data-interrupt-id") ?? ""),
+  );
+  const card = (interruptId: string | undefined) =>
+    page.locator(`[data-testid="approval-card"][data-interrupt-id="${interruptId}"]`);
+
+  await card(prodId).getByTestId("approve").click();
+  await expect(card(prodId)).toHaveAttribute("data-state", "held");
+  await card(stagingId).getByTestId("reject").click();
+  for (const id of [prodId, stagingId])
+    await expect(card(id)).toHaveAttribute("data-state", "needs_user", { timeout: 30_000 });
+  for (const id of [prodId, stagingId])
+    await expect(card(id).getByTestId("approval-status")).not.toHaveText(/^Applied/);
+  expect(await peer.ledger(threadId)).toEqual([]);
+
+  // Answered again from the cards, the approved one included though the server no longer shows it.
+  await card(stagingId).getByTestId("approve").click();
+  await expect(card(stagingId)).toHaveAttribute("data-state", "held");
+  await card(prodId).getByTestId("approve").click();
+  for (const id of [prodId, stagingId])
+    await expect(card(id)).toHaveAttribute("data-state", "applied", { timeout: 30_000 });
+  const executions = await peer.ledger(threadId);
+  expect(
+    executions.map((execution) => String((execution.args as { target?: unknown }).target)).sort(),
+  ).toEqual(["prod", "staging"]);
+});

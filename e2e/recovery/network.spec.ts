@@ -1,6 +1,9 @@
 // Network trouble during delivery: offline periods, dropped streams, failures, rate limits,
-// a server crash and a duplicate delivery. Each ends applied with one execution.
-import type { Page, Request } from "@playwright/test";
+// a server crash and a duplicate delivery. Each ends applied with one execution. Sends are
+// counted where they arrive, at the server (`/__resumes`, the ledger), never in the
+// browser, and nothing depends on how fast the machine is: a transient card status is
+// recorded as it changes, not polled for while it lasts.
+import type { Page } from "@playwright/test";
 import {
   approvalCard,
   approve,
@@ -10,7 +13,6 @@ import {
   isResume,
   openThread,
   outboxRows,
-  watchResumes,
 } from "../support/demo-page";
 import { expect, test } from "../support/fixtures";
 
@@ -22,13 +24,26 @@ async function expectApplied(page: Page, status: RegExp | string = /^Applied/): 
   await expect(conversation(page)).toContainText("Deployed to prod.");
 }
 
-/** Resume requests that reached the server and got an answer (not cut by the browser). */
-async function answered(requests: readonly Request[]): Promise<Request[]> {
-  const results = await Promise.all(requests.map(async (request) => (await request.response()) !== null));
-  return requests.filter((_, index) => results[index]);
+/** Every text the card's status shows from now on, recorded in the page as it changes. */
+async function recordCardStatuses(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { cardStatuses: string[] }).cardStatuses = seen;
+    const read = () => {
+      const text = document.querySelector('[data-testid="approval-status"]')?.textContent ?? "";
+      if (text !== "" && seen.at(-1) !== text) seen.push(text);
+    };
+    new MutationObserver(read).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+    read();
+  });
+  return () => page.evaluate(() => (window as unknown as { cardStatuses: string[] }).cardStatuses);
 }
 
-test("offline while answering, then online: sent once without any action", async ({
+test("offline while answering, then online: delivered under one key without any action", async ({
   page,
   context,
   mock,
@@ -36,7 +51,6 @@ test("offline while answering, then online: sent once without any action", async
 }) => {
   await openThread(page, threadId);
   await askToDeploy(page);
-  const resumes = watchResumes(page);
 
   await context.setOffline(true);
   await expect(page.getByRole("status")).toContainText("Offline: answers are kept");
@@ -46,10 +60,14 @@ test("offline while answering, then online: sent once without any action", async
   expect(await mock.ledger(threadId)).toEqual([]);
 
   await context.setOffline(false);
-  await expectApplied(page, "Applied.");
+  // Applied, usually on the first send; when Chromium cuts the first stream as the
+  // connection comes back, the client resends with the same key and the server
+  // replays its record.
+  await expectApplied(page);
   expect(await mock.ledger(threadId)).toHaveLength(1);
-  expect(await answered(resumes)).toHaveLength(1);
-  expect(new Set(await mock.resumeKeys(threadId)).size).toBe(1);
+  const keys = await mock.resumeKeys(threadId);
+  expect(keys.length).toBeGreaterThanOrEqual(1);
+  expect(new Set(keys).size).toBe(1);
 });
 
 test("offline across a reload: the kept answer is sent once back online", async ({
@@ -123,14 +141,14 @@ test("a failure after the tool is retried and applied with one execution", async
   await openThread(page, threadId);
   await askToDeploy(page);
   await mock.addFaults({ point: "after-tool", action: "fail", times: 2, threadId });
-  const resumes = watchResumes(page);
 
   await approve(page);
   await expectApplied(page);
   await expect(page.getByTestId("outbox-attempts")).toHaveText("3");
   expect(await mock.ledger(threadId)).toHaveLength(1);
-  expect(resumes).toHaveLength(3);
-  expect(new Set(resumes.map((request) => request.headers()["idempotency-key"])).size).toBe(1);
+  const keys = await mock.resumeKeys(threadId);
+  expect(keys).toHaveLength(3);
+  expect(new Set(keys).size).toBe(1);
 });
 
 test("429 and 503 with Retry-After: no request earlier than allowed", async ({ page, mock, threadId }) => {
@@ -140,27 +158,30 @@ test("429 and 503 with Retry-After: no request earlier than allowed", async ({ p
     { point: "before-response", action: "status", status: 429, retryAfterMs: 2000, threadId },
     { point: "before-response", action: "status", status: 503, retryAfterMs: 1000, threadId },
   );
-  const resumes = watchResumes(page);
+  const statuses = await recordCardStatuses(page);
 
   await approve(page);
-  await expect(cardStatus(page)).toHaveText(
-    /^Server (busy \(429\)|unavailable \(503\)) — retrying (in \d s|now)\.$/,
-  );
   await expectApplied(page, "Applied.");
   expect(await mock.ledger(threadId)).toHaveLength(1);
-  expect(resumes).toHaveLength(3);
+  // The card said why it waited, whenever the test looked.
+  expect(
+    (await statuses()).some((text) =>
+      /^Server (busy \(429\)|unavailable \(503\)) — retrying (in \d s|now)\.$/.test(text),
+    ),
+  ).toBe(true);
 
-  const statuses = await Promise.all(resumes.map(async (request) => (await request.response())?.status()));
-  expect(statuses).toEqual([429, 503, 200]);
-  // Browser-side times: when each refusal's headers arrived, and when the next request left.
-  const timings = resumes.map((request) => request.timing());
+  // At the server: three arrivals under one key, each after the wait the one before
+  // it was refused with (a refusal leaves as its request arrives, so a load that
+  // slows anything only lengthens these gaps).
+  const resumes = await mock.resumes(threadId);
+  expect(resumes).toHaveLength(3);
+  expect(new Set(resumes.map((resume) => resume.key)).size).toBe(1);
   const allowedAfterMs = [2000, 1000];
   for (let i = 0; i < 2; i += 1) {
-    const refused = timings[i];
-    const next = timings[i + 1];
-    if (refused === undefined || next === undefined) throw new Error("missing request timing");
-    const refusedAt = refused.startTime + refused.responseStart;
-    expect(next.startTime - refusedAt).toBeGreaterThanOrEqual(allowedAfterMs[i] ?? 0);
+    const refused = resumes[i];
+    const next = resumes[i + 1];
+    if (refused === undefined || next === undefined) throw new Error("missing resume");
+    expect(next.at - refused.at).toBeGreaterThanOrEqual(allowedAfterMs[i] ?? 0);
   }
 });
 
@@ -191,11 +212,11 @@ test("a duplicate delivery after success is shown as applied", async ({ page, mo
     await route.fetch();
     await route.abort("connectionreset");
   });
-  const resumes = watchResumes(page);
 
   await approve(page);
   await expectApplied(page, "Applied (the server replayed its record).");
   expect(await mock.ledger(threadId)).toHaveLength(1);
-  expect(resumes.length).toBeGreaterThanOrEqual(2);
-  expect(new Set(resumes.map((request) => request.headers()["idempotency-key"])).size).toBe(1);
+  const keys = await mock.resumeKeys(threadId);
+  expect(keys.length).toBeGreaterThanOrEqual(2);
+  expect(new Set(keys).size).toBe(1);
 });

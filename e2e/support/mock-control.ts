@@ -99,9 +99,15 @@ export class MockControl {
 
   /** The Idempotency-Keys of the resumes that reached the server for this thread, in order. */
   async resumeKeys(threadId: string): Promise<string[]> {
+    return (await this.resumes(threadId)).map((resume) => resume.key);
+  }
+
+  /** The resumes that reached the server for this thread, in order, with when each arrived there. */
+  async resumes(threadId: string): Promise<Array<{ key: string; at: number }>> {
     const path = `/__resumes?threadId=${encodeURIComponent(threadId)}`;
-    const body = await json<{ resumes: { key: string }[] }>(await this.#fetch(path), "/__resumes");
-    return body.resumes.map((resume) => resume.key);
+    return (
+      await json<{ resumes: Array<{ key: string; at: number }> }>(await this.#fetch(path), "/__resumes")
+    ).resumes;
   }
 
   async occurrences(threadId: string): Promise<Occurrence[]> {

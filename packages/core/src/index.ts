@@ -29,6 +29,7 @@ export {
 export { defaultDeps, type FetchLike, type OutboxDeps, type Signal, type Timers } from "./client/deps";
 export { type EntryEvent, watchEntries } from "./client/entry-events";
 export type { ConnectionState, LinkState, OutboxState } from "./client/outbox-state";
+export { unshownQuestions } from "./client/unshown-questions";
 export { ErrorKind, isOutboxError, OutboxError, type OutboxErrorOptions } from "./errors/outbox-error";
 export { type BatchProgress, batchProgress } from "./outbox/batch-progress";
 export {

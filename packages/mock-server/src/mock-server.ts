@@ -75,7 +75,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   };
 
   /** Every POST /agent that carried an Idempotency-Key (a resume or a background start), in order. */
-  const resumesReceived: Array<{ readonly key: string; readonly threadId: string | null }> = [];
+  const resumesReceived: Array<{
+    readonly key: string;
+    readonly threadId: string | null;
+    /** When it arrived (the server's clock, epoch ms): waits are judged here, not in the browser. */
+    readonly at: number;
+  }> = [];
   const engine = new MockEngine({
     options: resolved,
     store: createStore(resolved.store),
@@ -163,7 +168,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     if (raw === undefined) return;
     const keyHeader = req.headers[Header.idempotencyKey];
     const key = typeof keyHeader === "string" && keyHeader.trim().length > 0 ? keyHeader.trim() : undefined;
-    if (key !== undefined) resumesReceived.push({ key, threadId: threadIdOf(raw) });
+    if (key !== undefined) resumesReceived.push({ key, threadId: threadIdOf(raw), at: resolved.clock.now() });
     const result = await engine.handleAgentPost(raw, key);
     if (result.kind === "crashed") return;
     if (result.kind === "error") {

@@ -4,6 +4,7 @@ import {
   isFinalState,
   type OutboxEntry,
   type PendingInterrupt,
+  unshownQuestions,
 } from "@agui-outbox/core";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { useStore } from "zustand";
@@ -32,7 +33,7 @@ export type UseApprovalOptions = VerdictCallbacks;
 export interface UseApprovalResult {
   /** The open interrupt (kept after the thread drops it, for the card's question). */
   readonly interrupt: PendingInterrupt | undefined;
-  /** True while the thread lists the interrupt as pending. */
+  /** True while the thread lists the interrupt as pending, or the server keeps it open unshown (an answer of a batch it did not take). */
   readonly interruptOpen: boolean;
   /** The tool call the interrupt guards, with its proposed arguments. */
   readonly proposed: ProposedCall | undefined;
@@ -106,6 +107,16 @@ export function useApproval(
   const entry = useStore(client.outbox, () => client.entryFor(threadId, interruptId));
   const live = useStore(handle.store, (state) =>
     state.pendingInterrupts.find((item) => item.id === interruptId),
+  );
+  // A question the server keeps open without showing it (an answer of a batch it did
+  // not take): still answerable, so the card offers to answer it again.
+  const keptOpen = useStore(
+    client.outbox,
+    (state) =>
+      live === undefined &&
+      unshownQuestions(state.entries, threadId, [], interruptId).some(
+        (question) => question.id === interruptId,
+      ),
   );
   const messages = useStore(handle.store, (state) => state.messages);
   // The thread drops an interrupt once its answer is final; the card still shows the question.
@@ -223,7 +234,7 @@ export function useApproval(
 
   return {
     interrupt,
-    interruptOpen: live !== undefined,
+    interruptOpen: live !== undefined || keptOpen,
     proposed,
     question,
     responseSchema,

@@ -14,6 +14,7 @@ import type { TabMessage } from "../tabs/tab-message";
 import type { ThreadRegistry } from "../thread/thread-registry";
 import type { AnswerInput } from "./client-types";
 import type { OutboxDeps } from "./deps";
+import { unshownQuestions } from "./unshown-questions";
 
 export interface AnswerPathOptions {
   readonly namespace: string;
@@ -49,7 +50,12 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
   return async function answer(input: AnswerInput): Promise<OutboxEntry> {
     const { store: opened, engine: running } = await options.started();
     const decision = decisionOf(input);
-    const pending = threads.get(input.threadId).pendingInterrupts;
+    const shown = threads.get(input.threadId).pendingInterrupts;
+    // With the questions a server keeps open unshown: answerable, and in the next batch.
+    const pending = [
+      ...shown,
+      ...unshownQuestions(running.entries(), input.threadId, shown, input.interruptId),
+    ];
     const interrupt = pending.find((candidate) => candidate.id === input.interruptId);
     if (!interrupt) {
       const existing = running

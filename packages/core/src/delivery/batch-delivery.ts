@@ -42,6 +42,8 @@ export class BatchDelivery {
           candidate.threadId === entry.threadId &&
           candidate.interruptId === interruptId &&
           candidate.batch?.interruptIds.join() === ids &&
+          // An answer of an earlier batch of the same questions that settled is not a member.
+          !isFinalState(candidate.state) &&
           // Held, or already sealed by a seal a reload (or a refused write) cut short.
           (candidate.state === EntryState.held ||
             candidate.batch?.sendsWith === entry.key ||

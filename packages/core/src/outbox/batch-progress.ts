@@ -1,4 +1,4 @@
-import { EntryState, type OutboxEntry } from "./entry";
+import { EntryState, isFinalState, type OutboxEntry } from "./entry";
 
 /** How far the answers to one run's questions are: "1 of 2 answered — sent when all are answered". */
 export interface BatchProgress {
@@ -9,7 +9,10 @@ export interface BatchProgress {
 /**
  * The progress of `entry`'s batch among `entries` (the outbox state's), or
  * undefined for an answer to a run that asked one question. Counts the
- * answers to the batch's questions that are not superseded by a newer one.
+ * answers to the batch's questions that are not superseded by a newer one. For
+ * an answer still on its way, only the answers on their way count: a settled
+ * answer of the same questions (one a server did not take, answered again) is
+ * an earlier batch.
  */
 export function batchProgress(
   entries: readonly OutboxEntry[],
@@ -22,6 +25,7 @@ export function batchProgress(
   for (const candidate of entries) {
     if (candidate.threadId !== entry.threadId || !ids.has(candidate.interruptId)) continue;
     if (candidate.state === EntryState.elsewhere && candidate.key !== entry.key) continue;
+    if (!isFinalState(entry.state) && isFinalState(candidate.state)) continue;
     answered.add(candidate.interruptId);
   }
   return { answered: answered.size, total: ids.size };

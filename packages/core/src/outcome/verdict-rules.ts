@@ -137,6 +137,14 @@ const PYDANTIC_AI_NOT_WAITING = /that the stored conversation is not waiting on\
 const PYDANTIC_AI_NO_HISTORY =
   /^(Tool call results were provided, but the message history is empty|Processed history cannot be empty)\./;
 const NOT_TAKEN = "this answer was not taken and its action did not run. Your answer is kept; send it again.";
+/**
+ * The errors of the answers a server without the contract did not take from a
+ * batch: their questions are still open there, shown or not (client/unshown-questions.ts).
+ */
+export const NOT_TAKEN_ERRORS = {
+  askedAgain: "The question is still open.",
+  skippedInBatch: "Only the other answers were taken.",
+} as const;
 const NOT_RUN =
   "The server reported an error before the action could run, so it did not run. Your answer is kept; review it and answer again.";
 
@@ -164,7 +172,7 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
       kind: "needs_user",
       hydrate: true,
       reason: `The server asks this question again: ${NOT_TAKEN}`,
-      error: { kind: "run_error", message: "The question is still open." },
+      error: { kind: "run_error", message: NOT_TAKEN_ERRORS.askedAgain },
     }),
   }),
   row({
@@ -177,7 +185,7 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
       kind: "needs_user",
       hydrate: true,
       reason: `The server took only the other answers sent with it: ${NOT_TAKEN}`,
-      error: { kind: "run_error", message: "Only the other answers were taken." },
+      error: { kind: "run_error", message: NOT_TAKEN_ERRORS.skippedInBatch },
     }),
   }),
   row({

@@ -171,3 +171,99 @@ test("af-legacy: two rejections in one request; the one it read is delivered, th
   expect(final.map((entry) => entry.state).sort()).toEqual(["applied", "needs_user"]);
   expect(await ledger(harness)).toHaveLength(0);
 });
+
+// Agent Framework 1.7.0 given one approval and one rejection in one resume runs neither,
+// asks the rejected question again and keeps the approved one pending without showing it
+// (af-lifecycle reproduces it; release check `batch-mixed`). Neither answer is "applied",
+// and the person can answer both again: the next batch carries both questions.
+test("af-lifecycle, one approved and one rejected: neither applied, ledger 0; both answered again → one request, both run", async () => {
+  const harness = await startHarness({ mode: "af-lifecycle" });
+  const log: RequestRecord[] = [];
+  const client = makeClient(harness, { deps: { fetch: recordingFetch(log) } });
+  await client.start();
+  const [prod, staging] = await askTwice(client, "t-af-mixed");
+  if (!prod || !staging) throw new Error("two interrupts expected");
+  const approved = await client.answer({ threadId: "t-af-mixed", interruptId: prod.id, approved: true });
+  const rejected = await client.answer({ threadId: "t-af-mixed", interruptId: staging.id, approved: false });
+  const first = [await settled(client, approved.key), await settled(client, rejected.key)];
+  expect(first.map((entry) => entry.state)).toEqual(["needs_user", "needs_user"]);
+  // The answers are kept, each with a reason that does not claim the other was taken.
+  expect(first.map((entry) => entry.decision.kind)).toEqual(["approve", "reject"]);
+  for (const entry of first) expect(entry.verdictDetail).not.toMatch(/took only the other/);
+  expect(await ledger(harness)).toHaveLength(0);
+  expect(resumes(log)).toHaveLength(1);
+
+  // The server shows only the rejected question; the person answers both again.
+  expect(
+    client
+      .thread("t-af-mixed")
+      .store.getState()
+      .pendingInterrupts.map((one) => one.id),
+  ).toEqual([staging.id]);
+  const stagingAgain = await client.answer({
+    threadId: "t-af-mixed",
+    interruptId: staging.id,
+    approved: true,
+  });
+  expect(stagingAgain.state).toBe("held");
+  expect(batchProgress(client.outbox.getState().entries, stagingAgain)).toEqual({ answered: 1, total: 2 });
+  const prodAgain = await client.answer({ threadId: "t-af-mixed", interruptId: prod.id, approved: true });
+  expect(prodAgain.key).not.toBe(approved.key);
+  const second = [await settled(client, prodAgain.key), await settled(client, stagingAgain.key)];
+  expect(second.map((entry) => entry.state)).toEqual(["applied", "applied"]);
+  expect(resumes(log)).toHaveLength(2);
+  // In the order of the resume, which follows the interrupt ids.
+  expect((await ledger(harness)).map((execution) => String(execution.args.target)).sort()).toEqual([
+    "prod",
+    "staging",
+  ]);
+});
+
+test("af-lifecycle, the same mixed answers again: needs you again, nothing sent without the person", async () => {
+  const harness = await startHarness({ mode: "af-lifecycle" });
+  const log: RequestRecord[] = [];
+  const client = makeClient(harness, { deps: { fetch: recordingFetch(log) } });
+  await client.start();
+  const [prod, staging] = await askTwice(client, "t-af-mixed-again");
+  if (!prod || !staging) throw new Error("two interrupts expected");
+  for (let round = 0; round < 2; round += 1) {
+    const no = await client.answer({
+      threadId: "t-af-mixed-again",
+      interruptId: staging.id,
+      approved: false,
+    });
+    const ok = await client.answer({ threadId: "t-af-mixed-again", interruptId: prod.id, approved: true });
+    // Each round is one batch of both answers, not a lone answer the server refuses.
+    expect(no.state).toBe("held");
+    const settledBoth = [await settled(client, ok.key), await settled(client, no.key)];
+    expect(settledBoth.map((entry) => entry.state)).toEqual(["needs_user", "needs_user"]);
+    expect(settledBoth.map((entry) => entry.lastError?.code)).not.toContain(
+      "APPROVAL_RESUME_MISSING_INTERRUPT",
+    );
+    expect(resumes(log)).toHaveLength(round + 1);
+  }
+  expect(await ledger(harness)).toHaveLength(0);
+});
+
+test("af-lifecycle, after a mixed batch the answers flipped: the kept approval runs both; the rejection is never shown applied", async () => {
+  const harness = await startHarness({ mode: "af-lifecycle" });
+  const client = makeClient(harness);
+  await client.start();
+  const [prod, staging] = await askTwice(client, "t-af-flipped");
+  if (!prod || !staging) throw new Error("two interrupts expected");
+  const first = [
+    await client.answer({ threadId: "t-af-flipped", interruptId: prod.id, approved: true }),
+    await client.answer({ threadId: "t-af-flipped", interruptId: staging.id, approved: false }),
+  ];
+  for (const entry of first) expect((await settled(client, entry.key)).state).toBe("needs_user");
+  const rejectProd = await client.answer({ threadId: "t-af-flipped", interruptId: prod.id, approved: false });
+  const approveStaging = await client.answer({
+    threadId: "t-af-flipped",
+    interruptId: staging.id,
+    approved: true,
+  });
+  expect((await settled(client, approveStaging.key)).state).toBe("applied");
+  // 1.7.0 ran prod on the approval it kept: the rejection did not hold, and the verdict says so.
+  expect((await settled(client, rejectProd.key)).state).toBe("elsewhere");
+  expect(await ledger(harness)).toHaveLength(2);
+});

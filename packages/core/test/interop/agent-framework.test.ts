@@ -65,6 +65,17 @@ interface ReleaseExpectations {
    * was taken. The reported one takes the approval (the first entry) only.
    */
   readonly mixedBatch: { readonly states: readonly string[]; readonly executions: number };
+  /**
+   * Then each answer kept for the person is answered again. On the current release both
+   * questions are still open (only the rejected one shown): both approved, one request,
+   * both run. On the reported one the unread question is still open, unshown: the same
+   * rejection sent again on its own is taken.
+   */
+  readonly mixedAgain: {
+    readonly approveAll: boolean;
+    readonly states: readonly string[];
+    readonly executions: number;
+  };
 }
 
 const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
@@ -80,6 +91,7 @@ const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
       toolUnavailable: { verdict: "applied", attempts: 2, executions: 1 },
       batch: { states: ["applied", "applied"], executions: 2 },
       mixedBatch: { states: ["needs_user", "needs_user"], executions: 0 },
+      mixedAgain: { approveAll: true, states: ["applied", "applied"], executions: 2 },
     },
   ],
   [
@@ -94,6 +106,7 @@ const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
       toolUnavailable: { verdict: "lost", attempts: 1, executions: 0 },
       batch: { states: ["applied", "needs_user"], executions: 1 },
       mixedBatch: { states: ["applied", "needs_user"], executions: 1 },
+      mixedAgain: { approveAll: false, states: ["applied"], executions: 1 },
     },
   ],
 ];
@@ -213,6 +226,23 @@ describe.each(RELEASES)("the real Agent Framework server, %s release", (release,
       expect(
         final.every((entry) => entry.decision.kind === (entry === final[0] ? "approve" : "reject")),
       ).toBe(true);
+
+      // No dead end: each answer kept for the person can be sent again, and settles.
+      const kept = final.filter((entry) => entry.state === "needs_user");
+      const again: OutboxEntry[] = [];
+      for (const entry of kept.toReversed()) {
+        const approved = expected.mixedAgain.approveAll || entry.decision.kind === "approve";
+        again.push(await client.answer({ threadId: "af-mixed", interruptId: entry.interruptId, approved }));
+      }
+      const second = await Promise.all(again.map((entry) => settled(client, entry.key)));
+      expect(second.map((entry) => entry.state)).toEqual(expected.mixedAgain.states);
+      const ranAfter = await executions("af-mixed");
+      expect(ranAfter).toHaveLength(expected.mixedAgain.executions);
+      // "Applied" for an approval only where its tool ran.
+      const ranCalls = new Set(ranAfter.map((execution) => execution.toolCallId));
+      for (const entry of [...final, ...second])
+        if (entry.state === "applied" && entry.decision.kind === "approve")
+          expect(ranCalls.has(entry.toolCallId ?? entry.interruptId)).toBe(true);
     },
   );
 

@@ -59,6 +59,11 @@ export interface TurnCall {
 /** What both generations share, for the lifecycle resume (af-lifecycle.ts). */
 export interface AfShared {
   readonly deps: AfEngineDeps;
+  /**
+   * Occurrences (by `occurrenceKey`) still pending and still required in a resume,
+   * that hydration does not show: both releases keep such questions after a batch.
+   */
+  readonly hidden: Set<string>;
   fault(point: FaultPoint, threadId: string): Promise<boolean>;
   executeOnce(
     occurrence: Occurrence,
@@ -103,6 +108,7 @@ export interface AfShared {
 export class AfEngine implements AfShared {
   readonly #deps: AfEngineDeps;
   readonly #lifecycle: AfLifecycle;
+  readonly hidden = new Set<string>();
 
   constructor(deps: AfEngineDeps) {
     this.#deps = deps;
@@ -115,6 +121,7 @@ export class AfEngine implements AfShared {
 
   reset(): void {
     this.#lifecycle.reset();
+    this.hidden.clear();
   }
 
   /** Starts the run on `sink`; the caller has already answered any HTTP-level fault. */
@@ -138,7 +145,9 @@ export class AfEngine implements AfShared {
         };
         emit({ type: "RUN_STARTED", threadId: input.threadId, runId: input.runId } as AgUiEvent);
         if (input.messages.length === 0) {
-          scriptHydration(ctx, input.threadId, input.runId);
+          scriptHydration(ctx, input.threadId, input.runId, (occurrence) =>
+            this.hidden.has(occurrenceKey(occurrence.threadId, occurrence.interruptId)),
+          );
         } else {
           scriptUserTurn(ctx, input, {
             responseSchema: flavour === "af-legacy" ? legacyResponseSchema : lifecycleResponseSchema,
@@ -181,10 +190,17 @@ export class AfEngine implements AfShared {
   ): Promise<void> {
     const { threadId } = input;
     const state = this.#deps.state();
-    // 1.0.1 reads the first entry only; the others are neither run nor consumed.
+    // 1.0.1 reads the first entry only; the others are neither run nor consumed,
+    // and its hydration no longer shows them (measured), though each can still be
+    // answered on its own.
     const entry = resume[0];
     if (entry === undefined) return;
+    for (const other of resume.slice(1)) {
+      const otherKey = occurrenceKey(threadId, other.interruptId);
+      if (state.occurrences[otherKey]?.state === OccurrenceState.pending) this.hidden.add(otherKey);
+    }
     const key = occurrenceKey(threadId, entry.interruptId);
+    this.hidden.delete(key);
     const occurrence = state.occurrences[key];
     if (occurrence === undefined || occurrence.state !== OccurrenceState.pending) {
       emitStarted(emit, input);

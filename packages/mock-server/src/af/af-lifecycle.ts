@@ -5,6 +5,7 @@ import {
   type RunAgentInput,
 } from "@agui-outbox/core/protocol";
 import { canonicalJson } from "@agui-outbox/server";
+import { threadOf } from "../agent/scripted-turns";
 import { FaultPoint } from "../chaos/fault";
 import { type Occurrence, OccurrenceState, occurrenceKey } from "../state/mock-state";
 import type { AfShared, AfSink, ToolResult } from "./af-engine";
@@ -17,7 +18,7 @@ import {
   notFound,
   ToolCutOff,
 } from "./af-events";
-import { type AfDecision, readLifecyclePayload } from "./af-payloads";
+import { type AfDecision, REJECTED_TOOL_RESULT, readLifecyclePayload } from "./af-payloads";
 
 /** Agent Framework's in-process replay window for settled approvals. */
 export const LIFECYCLE_REPLAY_WINDOW_MS = 900_000;
@@ -48,10 +49,20 @@ interface Answer {
  * left out), each approved call runs, and the results stream in the order of
  * the resume, before one model turn. An identical retry within 900 s replays
  * every settled result without a model turn.
+ *
+ * A resume that approves some calls and rejects others is not taken (measured
+ * against 1.7.0, release check `batch-mixed`): nothing runs, the thread stores
+ * the rejections, and the run finishes asking the rejected questions again under
+ * their own ids. The approved questions stay pending and required in the next
+ * resume, but hydration no longer shows them, and their approval is kept: a later
+ * resume that approves anything runs them, whatever it says for them. A later
+ * resume that rejects every call takes those rejections.
  */
 export class AfLifecycle {
   readonly #shared: AfShared;
   readonly #records = new Map<string, LifecycleRecord>();
+  /** Approvals of a mixed resume that was not taken, by occurrence key: 1.7.0 keeps them. */
+  readonly #keptApprovals = new Map<string, AfDecision>();
 
   constructor(shared: AfShared) {
     this.#shared = shared;
@@ -59,6 +70,7 @@ export class AfLifecycle {
 
   reset(): void {
     this.#records.clear();
+    this.#keptApprovals.clear();
   }
 
   async resume(
@@ -119,6 +131,11 @@ export class AfLifecycle {
       emit(missingInterrupt(omitted.interruptId));
       return;
     }
+    const reads = this.#decisionsOf(answers, occurrences);
+    if (reads.some((read) => read?.approved) && reads.some((read) => !read?.approved)) {
+      this.#askRejectedAgain(input, answers, occurrences, reads, emit);
+      return;
+    }
     if (await shared.fault(FaultPoint.beforeClaim, threadId)) {
       // The claim is released as safe to retry: the identical resume runs the tool.
       emit({
@@ -128,12 +145,16 @@ export class AfLifecycle {
       } as AgUiEvent);
       return;
     }
+    const thread = threadOf(state, threadId, now);
     const records = answers.map((answer, index) => {
       const occurrence = occurrences[index] as Occurrence;
-      const read =
-        answer.entry.status === "cancelled"
-          ? null
-          : readLifecyclePayload(answer.entry.payload, occurrence.args);
+      const read = reads[index] ?? null;
+      this.#keptApprovals.delete(answer.key);
+      shared.hidden.delete(answer.key);
+      // A rejection stored by a mixed resume gives way to what this one decides.
+      thread.messages = thread.messages.filter(
+        (message) => message.role !== "tool" || message.toolCallId !== occurrence.toolCallId,
+      );
       const record: LifecycleRecord = {
         state: "claimed",
         decision: answer.decision,
@@ -207,6 +228,62 @@ export class AfLifecycle {
     });
     shared.deps.save();
     await shared.finishTurn(input, calls, emit, "af-lifecycle", true);
+  }
+
+  /**
+   * Each answer's decision: what it says, except that an approval kept from a
+   * mixed resume counts unless every answer of this one rejects (as 1.7.0 does).
+   */
+  #decisionsOf(answers: readonly Answer[], occurrences: readonly Occurrence[]): Array<AfDecision | null> {
+    const said = answers.map((answer, index) =>
+      answer.entry.status === "cancelled"
+        ? null
+        : readLifecyclePayload(answer.entry.payload, (occurrences[index] as Occurrence).args),
+    );
+    if (!said.some((read) => read?.approved)) return said;
+    return said.map((read, index) =>
+      read?.approved ? read : (this.#keptApprovals.get((answers[index] as Answer).key) ?? read),
+    );
+  }
+
+  /** 1.7.0 given approvals and rejections at once: nothing runs, the rejected are asked again. */
+  #askRejectedAgain(
+    input: RunAgentInput,
+    answers: readonly Answer[],
+    occurrences: readonly Occurrence[],
+    reads: ReadonlyArray<AfDecision | null>,
+    emit: (event: AgUiEvent) => void,
+  ): void {
+    const { threadId, runId } = input;
+    const shared = this.#shared;
+    const thread = threadOf(shared.deps.state(), threadId, shared.deps.options.clock.now());
+    const askedAgain: Occurrence[] = [];
+    for (const [index, answer] of answers.entries()) {
+      const occurrence = occurrences[index] as Occurrence;
+      const read = reads[index];
+      if (read?.approved) {
+        this.#keptApprovals.set(answer.key, read);
+        shared.hidden.add(answer.key);
+        continue;
+      }
+      shared.hidden.delete(answer.key);
+      askedAgain.push(occurrence);
+      const stored = thread.messages.some(
+        (message) =>
+          message.role === "tool" &&
+          message.toolCallId === occurrence.toolCallId &&
+          message.content === REJECTED_TOOL_RESULT,
+      );
+      if (!stored) shared.recordRejection(threadId, occurrence);
+    }
+    shared.deps.save();
+    emit({ type: "MESSAGES_SNAPSHOT", messages: thread.messages } as AgUiEvent);
+    emit({
+      type: "RUN_FINISHED",
+      threadId,
+      runId,
+      outcome: { type: "interrupt", interrupts: askedAgain.map((occurrence) => occurrence.interrupt) },
+    } as AgUiEvent);
   }
 
   /** A resume naming an interrupt the server already holds a decision for. */

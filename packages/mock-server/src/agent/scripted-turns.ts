@@ -148,11 +148,19 @@ export function scriptUserTurn(ctx: TurnContext, input: RunAgentInput, style: In
 
 /**
  * Hydration after `RUN_STARTED`: the thread's messages, then `RUN_FINISHED`
- * with its open interrupts. Changes nothing.
+ * with its open interrupts (but those `hidden` names: a server that keeps a
+ * question open without showing it). Changes nothing.
  */
-export function scriptHydration(ctx: TurnContext, threadId: string, runId: string): void {
+export function scriptHydration(
+  ctx: TurnContext,
+  threadId: string,
+  runId: string,
+  hidden: (occurrence: Occurrence) => boolean = () => false,
+): void {
   const thread = ctx.state.threads[threadId];
-  const open = threadOccurrences(ctx.state, threadId).filter((occurrence) => isOpen(occurrence, ctx.now));
+  const open = threadOccurrences(ctx.state, threadId).filter(
+    (occurrence) => isOpen(occurrence, ctx.now) && !hidden(occurrence),
+  );
   ctx.emit({ type: "MESSAGES_SNAPSHOT", messages: thread?.messages ?? [] } as AgUiEvent);
   ctx.emit({
     type: "RUN_FINISHED",

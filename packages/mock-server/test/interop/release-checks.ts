@@ -192,4 +192,41 @@ export const RELEASE_CHECKS: readonly ContractCheck[] = [
       return { pass: ran === 2 && results === 2, observed: `${ran} of 2 ran, ${results} result(s), ${end}` };
     },
   },
+  {
+    id: "batch-mixed",
+    rule: "(release behaviour) one resume approving one interrupt and rejecting the other takes both: the approved tool runs, no question stays open",
+    async run(target) {
+      const { threadId, asked } = await askTwo(target);
+      const [approved, rejected] = asked;
+      if (approved === undefined || rejected === undefined)
+        return { pass: false, observed: `${asked.length} interrupt(s) asked` };
+      const key = randomUUID();
+      const entries = [
+        resume(approved, approval(approved, true), key).resume[0],
+        resume(rejected, approval(rejected, false), key).resume[0],
+      ];
+      const reply = await post(target, { threadId, runId: randomUUID(), resume: entries }, key);
+      const ran = await executions(target, threadId);
+      // What the run ends asking, and what the thread shows open afterwards: the
+      // same question under its own id, or another id.
+      const named = (interrupts: readonly Record<string, unknown>[]) =>
+        interrupts.map((interrupt) =>
+          interrupt.id === rejected.interruptId
+            ? "the rejected one (same id)"
+            : interrupt.id === approved.interruptId
+              ? "the approved one (same id)"
+              : "another id",
+        );
+      const interruptsOf = (one: RunReply) =>
+        (finished(one)?.outcome as { interrupts?: Record<string, unknown>[] } | undefined)?.interrupts ?? [];
+      const askedAgain = named(interruptsOf(reply));
+      const open = named(interruptsOf(await hydrate(target, threadId)));
+      const end = finished(reply) ? "finished" : codeOf(reply);
+      const asking = askedAgain.length > 0 ? `asking ${askedAgain.join(", ")}` : "asking nothing";
+      return {
+        pass: ran === 1 && open.length === 0,
+        observed: `${ran} of 1 ran, ${end} ${asking}; open after: ${open.join(", ") || "none"}`,
+      };
+    },
+  },
 ];
