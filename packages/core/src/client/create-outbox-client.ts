@@ -1,6 +1,5 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { DeliveryEngine } from "../delivery/delivery-engine";
-import { firstResend } from "../delivery/first-resend";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { OutboxStore } from "../outbox/outbox-store";
 import { parseRetryAfter } from "../retry/retry-after";
@@ -26,7 +25,8 @@ import {
   initialOutboxState,
   type OutboxState,
 } from "./outbox-state";
-import { isServerKind, SERVER_KIND_META_ID, ServerKindMachine } from "./server-kind";
+import { ServerKindMachine } from "./server-kind";
+import { readStorageAtStart } from "./start-read";
 import { TabSync } from "./tab-sync";
 
 export { sameDecision } from "../answer/decision";
@@ -239,6 +239,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
    * its first resend.
    */
   async function openAndLoad(roleKnown: Promise<void>): Promise<boolean> {
+    // A failed join is reported by `start()` itself (it awaits `joined`); here it only stops waiting.
     const [opened] = await Promise.all([openStore(), roleKnown.catch(() => {})]);
     store = opened.store;
     ownsStore = opened.owned;
@@ -247,35 +248,13 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     }
     const running = createEngine(opened.store);
     engine = running;
-    const [cached] = await Promise.all([readStorage(opened.store, running), background.resumeAll()]);
+    const [cached] = await Promise.all([
+      readStorageAtStart({ namespace, store: opened.store, engine: running, kind, now: deps.now, isLeader }),
+      background.resumeAll(),
+    ]);
     outboxStore.setState({ ready: true });
     lifecycle.dispatch({ type: "loaded" });
     tabSync.flushEarly();
-    return cached;
-  }
-
-  /**
-   * The sending tab reads the cached kind and the entries and writes its first
-   * recovered resend's `sending` in one transaction (with a kind cached; without
-   * one, nothing is written and the resend waits for capabilities). A follower
-   * reads them apart, and so does a start whose one transaction failed.
-   */
-  async function readStorage(opened: OutboxStore, running: DeliveryEngine): Promise<boolean> {
-    if (isLeader() && opened.readAtStart) {
-      try {
-        const read = await opened.readAtStart({
-          namespace,
-          metaId: SERVER_KIND_META_ID,
-          firstCommit: (meta, entries) => (isServerKind(meta) ? firstResend(entries, deps.now()) : undefined),
-        });
-        running.hold(read.entries, read.commit?.committed ? read.commit.entry : undefined);
-        return kind.adoptCached(read.meta);
-      } catch {
-        // Nothing was written (the transaction aborted): read apart, where an
-        // unreadable cache is no cache and a failed entries' read fails the start.
-      }
-    }
-    const [cached] = await Promise.all([kind.loadCached(opened), running.load()]);
     return cached;
   }
 
