@@ -26,6 +26,7 @@ import {
   type OutboxState,
 } from "./outbox-state";
 import { ServerKindMachine } from "./server-kind";
+import { readStorageAtStart } from "./start-read";
 import { TabSync } from "./tab-sync";
 
 export { sameDecision } from "../answer/decision";
@@ -51,9 +52,14 @@ export type {
  * Start, with the recovery path kept short:
  *
  *   tabs.start() (channel open, lock asked) ──┐ messages from other tabs wait until ready
- *   open storage ─▶ read kind + entries + background runs ─▶ ready
+ *   open storage + first role known ─▶ read kind + entries (+ background runs) ─▶ ready
  *   capabilities GET ─────────────────────────┐                │
  *   lock granted ─▶ leadership: await ready ─▶ (kind known) ─▶ activate: send
+ *
+ * The sending tab reads the kind and the entries in one readwrite transaction
+ * that also writes its first recovered resend's `sending` (with a kind cached:
+ * nothing is sent before the kind is known), and activation hands that resend
+ * to fetch with no write of its own: one durable flush before the request.
  *
  * The channel is open before storage is read, so whatever another tab commits
  * after that read reaches this tab as a message: a tab that holds the lock by
@@ -190,7 +196,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     joined.catch(() => {});
     let kindWasCached: boolean;
     try {
-      kindWasCached = await openAndLoad();
+      kindWasCached = await openAndLoad(joined);
     } catch (error) {
       lifecycle.dispatch({ type: "failed" });
       // Do not hold the lock for a tab that will never send.
@@ -226,9 +232,34 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     await refreshed;
   }
 
-  /** Opens storage and reads it; true when a server kind was cached by an earlier start. */
-  async function openAndLoad(): Promise<boolean> {
-    const opened = await openClientStore(options, deps, outboxStore, {
+  /**
+   * Opens storage and reads it; true when a server kind was cached by an earlier
+   * start. The read waits for this tab's first role (known within a lock request
+   * that never queues): the sending tab reads in one transaction that also writes
+   * its first resend.
+   */
+  async function openAndLoad(roleKnown: Promise<void>): Promise<boolean> {
+    // A failed join is reported by `start()` itself (it awaits `joined`); here it only stops waiting.
+    const [opened] = await Promise.all([openStore(), roleKnown.catch(() => {})]);
+    store = opened.store;
+    ownsStore = opened.owned;
+    if (options.requestPersistence !== false && outboxStore.getState().durable) {
+      sink.track(requestPersistentStorage(deps.storageManager()), ErrorSource.storage);
+    }
+    const running = createEngine(opened.store);
+    engine = running;
+    const [cached] = await Promise.all([
+      readStorageAtStart({ namespace, store: opened.store, engine: running, kind, now: deps.now, isLeader }),
+      background.resumeAll(),
+    ]);
+    outboxStore.setState({ ready: true });
+    lifecycle.dispatch({ type: "loaded" });
+    tabSync.flushEarly();
+    return cached;
+  }
+
+  function openStore() {
+    return openClientStore(options, deps, outboxStore, {
       // Another tab upgraded the database and the store reopened: read it again.
       onReopen: () => {
         if (isLeader()) rescan();
@@ -236,14 +267,12 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       },
       seed: () => ({ entries: engine?.entries() ?? [], backgroundRuns: background.runs.getState().runs }),
     });
-    store = opened.store;
-    ownsStore = opened.owned;
-    if (options.requestPersistence !== false && outboxStore.getState().durable) {
-      sink.track(requestPersistentStorage(deps.storageManager()), ErrorSource.storage);
-    }
-    engine = new DeliveryEngine({
+  }
+
+  function createEngine(opened: OutboxStore): DeliveryEngine {
+    return new DeliveryEngine({
       namespace,
-      store,
+      store: opened,
       http,
       threads,
       deps,
@@ -265,12 +294,6 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       retry: options.retry ?? {},
       maxReattachesWithoutProgress: 2,
     });
-    // Three independent reads, side by side.
-    const [cached] = await Promise.all([kind.loadCached(store), engine.load(), background.resumeAll()]);
-    outboxStore.setState({ ready: true });
-    lifecycle.dispatch({ type: "loaded" });
-    tabSync.flushEarly();
-    return cached;
   }
 
   function start(): Promise<void> {

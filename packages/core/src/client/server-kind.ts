@@ -10,7 +10,14 @@ import type { OutboxDeps } from "./deps";
 import { type ErrorSink, ErrorSource } from "./error-sink";
 import type { ConnectionState } from "./outbox-state";
 
-const CAPABILITIES_META_ID = "server-kind";
+/** The metadata id under which the last server kind known is cached for the next start. */
+export const SERVER_KIND_META_ID = "server-kind";
+const CAPABILITIES_META_ID = SERVER_KIND_META_ID;
+
+/** A cached value that names a server kind (anything else is no cache). */
+export function isServerKind(value: unknown): value is ServerKind {
+  return value === "contract" || value === "degraded";
+}
 
 /**
  * Failed capability reads (each after a full-jitter backoff) after which the kind
@@ -103,7 +110,12 @@ export class ServerKindMachine {
   async loadCached(opened: OutboxStore): Promise<boolean> {
     // An unreadable cache is no cache: the kind stays unknown until capabilities answer.
     const cached = await opened.getMeta(this.#options.namespace, CAPABILITIES_META_ID).catch(() => undefined);
-    if (cached !== "contract" && cached !== "degraded") return false;
+    return this.adoptCached(cached);
+  }
+
+  /** Takes a cached value read with something else (the start's one transaction); true when it names a kind. */
+  adoptCached(cached: unknown): boolean {
+    if (!isServerKind(cached)) return false;
     this.#state = { name: "known", kind: cached, from: "cache" };
     this.#options.connection.setState({ serverKind: cached, serverKindFrom: "cache" });
     this.#options.onKnown();

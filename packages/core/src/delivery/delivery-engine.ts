@@ -54,6 +54,13 @@ export class DeliveryEngine {
   readonly #storageFailures = new Map<string, number>();
   /** Keys whose wait a timer saw through (real time), whatever the wall clock says. */
   readonly #waited = new Set<string>();
+  /**
+   * Entries whose `sending` the start's one transaction wrote: each one's
+   * delivery POSTs at once, without a write of its own.
+   */
+  readonly #startedByRead = new Set<string>();
+  /** The entry a start read wrote, until `activate` takes it (or delivery stops first). */
+  #heldStarted: OutboxEntry | undefined;
   /** Never-sent entries waiting for the server kind to be known. */
   readonly #waitingForKind = new Set<string>();
   #abort = new AbortController();
@@ -109,7 +116,18 @@ export class DeliveryEngine {
 
   /** (Re)reads the namespace's entries from storage; does not send. */
   load(): Promise<void> {
+    this.#heldStarted = undefined;
     return this.#book.load();
+  }
+
+  /**
+   * Holds the entries a start read returned (the load without its read), and
+   * the entry whose `sending` that read wrote: `activate` hands it straight to
+   * fetch. Does not send.
+   */
+  hold(entries: readonly OutboxEntry[], started?: OutboxEntry): void {
+    this.#book.hold(entries);
+    this.#heldStarted = started;
   }
 
   /**
@@ -141,7 +159,15 @@ export class DeliveryEngine {
     this.#book.setWritable(true);
     this.#abort = new AbortController();
     const at = this.#options.deps.now();
+    const started = this.#heldStarted;
+    this.#heldStarted = undefined;
     for (const entry of this.entries()) {
+      // Its attempt is written (by the start read) and nothing replaced it since: it goes as it is.
+      if (entry === started) {
+        this.#startedByRead.add(entry.key);
+        this.schedule(entry.key);
+        continue;
+      }
       // Not written on its own: the delivery writes it with its first step (the
       // resend's `sending`), so a recovered answer costs one write before it goes.
       if (reduceEntry(entry, { type: "recovered-on-start", at }) !== entry) this.#recovering.add(entry.key);
@@ -160,6 +186,9 @@ export class DeliveryEngine {
     // A write queued before this point must not land after a new leader's.
     this.#book.setWritable(false);
     this.#recovering.clear();
+    // A start read's attempt not yet handed to fetch is resent through recovery, as after a reload.
+    this.#startedByRead.clear();
+    this.#heldStarted = undefined;
     this.#transport.reset();
     this.#abort.abort(new OutboxError(ErrorKind.disposed, "Delivery stopped."));
     this.#timers.cancelAll();
@@ -306,7 +335,7 @@ export class DeliveryEngine {
     if (this.#running.has(key) || !this.#active) return;
     this.#running.add(key);
     try {
-      await this.#runner.deliver(key, this.#recovering.delete(key));
+      await this.#runner.deliver(key, this.#recovering.delete(key), this.#startedByRead.delete(key));
       this.#waited.delete(key);
     } catch (error) {
       // A storage failure mid-delivery: the entry stays as last written, the
@@ -334,7 +363,7 @@ export class DeliveryEngine {
    * the page becomes visible.
    */
   async rescan(): Promise<void> {
-    await this.#book.load();
+    await this.load();
     if (!this.#active) return;
     for (const entry of this.entries()) this.schedule(entry.key);
     await this.prune();

@@ -41,10 +41,18 @@ export class DeliveryRun {
     this.#c = context;
   }
 
-  /** `recovering`: the entry was in flight when the last page died. */
-  async deliver(key: string, recovering: boolean): Promise<void> {
+  /**
+   * `recovering`: the entry was in flight when the last page died. `started`:
+   * its attempt is already written (by the start's one transaction), so the
+   * POST goes without a write of its own.
+   */
+  async deliver(key: string, recovering: boolean, started = false): Promise<void> {
     const initial = this.#c.book.get(key);
     if (!initial || !this.#c.sends(initial)) return;
+    if (started && initial.state === EntryState.sending) {
+      await this.#follow(key, await this.#c.transport.post(key));
+      return;
+    }
     if (initial.everSent && this.#c.options.deps.now() >= initial.expiresAt) {
       if (recovering)
         await this.#c.book.commit(key, { type: "recovered-on-start", at: this.#c.options.deps.now() });
@@ -87,6 +95,11 @@ export class DeliveryRun {
       initial.state === EntryState.streaming && initial.cursor.acked
         ? await this.#c.transport.reattach(key)
         : await this.#c.transport.send(key, recovering, body);
+    await this.#follow(key, first);
+  }
+
+  /** Feeds each signal through `deliveryStep` and performs its decision, until the delivery is over. */
+  async #follow(key: string, first: DeliverySignal | undefined): Promise<void> {
     if (!first) return;
     let signal: DeliverySignal = first;
     for (;;) {

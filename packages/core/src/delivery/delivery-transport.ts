@@ -65,7 +65,7 @@ export class DeliveryTransport {
    * write before the POST also records its recovery.
    */
   async send(key: string, recovering = false, body?: string): Promise<DeliverySignal | undefined> {
-    const { book, deps, http } = this.#options;
+    const { book, deps } = this.#options;
     const at = deps.now();
     const attempt =
       body === undefined
@@ -75,6 +75,19 @@ export class DeliveryTransport {
       ? await book.commit(key, { type: "recovered-on-start", at }, attempt)
       : await book.commit(key, attempt);
     if (!started || started.state !== EntryState.sending) return undefined;
+    return this.#postSending(started);
+  }
+
+  /** The POST of an entry whose attempt is already written (`sending`); undefined when it is not. */
+  async post(key: string): Promise<DeliverySignal | undefined> {
+    const started = this.#options.book.get(key);
+    if (!started || started.state !== EntryState.sending) return undefined;
+    return this.#postSending(started);
+  }
+
+  #postSending(started: OutboxEntry): Promise<DeliverySignal> {
+    const { http } = this.#options;
+    const key = started.key;
     return withChildSignal(this.#options.abortSignal(), async (signal) => {
       let response: Response;
       try {

@@ -78,7 +78,11 @@ export class EntryBook {
    * dropped (discarded, or wiped by `clear` in any tab): nothing comes back.
    */
   async load(): Promise<void> {
-    const stored = await this.#options.store.listByNamespace(this.#options.namespace);
+    this.hold(await this.#options.store.listByNamespace(this.#options.namespace));
+  }
+
+  /** Holds entries read from storage (by `load`, or by the start's one transaction), as `load` does. */
+  hold(stored: readonly OutboxEntry[]): void {
     const known = new Map(this.#entries);
     this.#entries.clear();
     for (const entry of stored) {

@@ -1,6 +1,13 @@
 import type { OutboxEntry } from "./entry";
 import { MemoryStore } from "./memory-store";
-import type { CommitResult, OutboxStore, PutIfAbsentOptions, PutIfAbsentResult } from "./outbox-store";
+import type {
+  CommitResult,
+  OutboxStore,
+  PutIfAbsentOptions,
+  PutIfAbsentResult,
+  StartReadRequest,
+  StartReadResult,
+} from "./outbox-store";
 
 /** What the page holds when its database goes for good: entries and background run records. */
 export interface FallbackSeed {
@@ -60,6 +67,11 @@ export class FallbackStore implements OutboxStore {
     };
     if (current.commitAll) return current.commitAll(entries);
     return Promise.all(entries.map((entry) => current.commit(entry)));
+  }
+  /** The current store's start read: both stores this one holds (IndexedDB, memory) have it. */
+  readAtStart(request: StartReadRequest): Promise<StartReadResult> {
+    const current = this.#current as OutboxStore & Required<Pick<OutboxStore, "readAtStart">>;
+    return current.readAtStart(request);
   }
   listByNamespace(namespace: string): Promise<OutboxEntry[]> {
     return this.#current.listByNamespace(namespace);

@@ -13,7 +13,10 @@ import {
   type PutIfAbsentOptions,
   type PutIfAbsentResult,
   refusedDelete,
+  type StartReadRequest,
+  type StartReadResult,
 } from "./outbox-store";
+import { afterStartCommit } from "./start-read";
 import { errorName, toOpenError, toStorageError } from "./storage-error";
 
 /** The database name used when none is given. */
@@ -258,6 +261,29 @@ export class IdbStore implements OutboxStore {
         results.map(async (result) => (result.committed ? await store.put(result.entry) : undefined)),
       );
       return results;
+    });
+  }
+
+  readAtStart(request: StartReadRequest): Promise<StartReadResult> {
+    const { namespace, metaId } = request;
+    return this.#write("readAtStart", ["entries", "meta"], async (tx) => {
+      assertMetaKey("readAtStart", namespace, metaId);
+      const store = tx.objectStore("entries");
+      // Both reads at once; the write, if any, follows in the same transaction,
+      // with nothing but IndexedDB requests awaited in between.
+      const [record, listed] = await Promise.all([
+        tx.objectStore("meta").get([namespace, metaId]),
+        store.index("by-namespace").getAll(namespace),
+      ]);
+      const entries = listed.sort(compareEntries);
+      const meta = record?.value;
+      const next = request.firstCommit(meta, entries);
+      if (next === undefined) return { meta, entries };
+      assertStorableEntry("readAtStart", next);
+      const read = entries.find((entry) => entry.key === next.key) ?? (await store.get(next.key));
+      const commit = decideCommit(read, next);
+      if (commit.committed) await store.put(commit.entry);
+      return { meta, entries: afterStartCommit(entries, next.key, commit), commit };
     });
   }
 

@@ -12,7 +12,10 @@ import {
   type PutIfAbsentOptions,
   type PutIfAbsentResult,
   refusedDelete,
+  type StartReadRequest,
+  type StartReadResult,
 } from "./outbox-store";
+import { afterStartCommit } from "./start-read";
 import { toStorageError } from "./storage-error";
 
 /**
@@ -44,15 +47,20 @@ export class MemoryStore implements OutboxStore {
 
   async commit(entry: OutboxEntry): Promise<CommitResult> {
     this.#assertOpen("commit");
-    assertStorableEntry("commit", entry);
-    // No await between the read and the write: that is what makes it atomic here.
-    const result = decideCommit(this.#entries.get(entry.key), entry);
-    if (!result.committed) {
-      return { committed: false, current: result.current && structuredClone(result.current) };
-    }
-    const stored = cloneFor("commit", result.entry);
-    this.#entries.set(entry.key, stored);
-    return { committed: true, entry: structuredClone(stored) };
+    return this.#commitNow("commit", entry);
+  }
+
+  async readAtStart(request: StartReadRequest): Promise<StartReadResult> {
+    const { namespace, metaId } = request;
+    this.#assertOpen("readAtStart");
+    assertMetaKey("readAtStart", namespace, metaId);
+    // No await between the reads and the write: that is what makes it one transaction here.
+    const meta = structuredClone(this.#meta.get(namespace)?.get(metaId));
+    const entries = this.#select((entry) => entry.namespace === namespace);
+    const next = request.firstCommit(meta, entries);
+    if (next === undefined) return { meta, entries };
+    const commit = this.#commitNow("readAtStart", next);
+    return { meta, entries: afterStartCommit(entries, next.key, commit), commit };
   }
 
   async listByNamespace(namespace: string): Promise<OutboxEntry[]> {
@@ -163,6 +171,18 @@ export class MemoryStore implements OutboxStore {
 
   close(): void {
     this.#closed = true;
+  }
+
+  /** Compare-and-set, with no await between the read and the write: atomic here. */
+  #commitNow(operation: string, entry: OutboxEntry): CommitResult {
+    assertStorableEntry(operation, entry);
+    const result = decideCommit(this.#entries.get(entry.key), entry);
+    if (!result.committed) {
+      return { committed: false, current: result.current && structuredClone(result.current) };
+    }
+    const stored = cloneFor(operation, result.entry);
+    this.#entries.set(entry.key, stored);
+    return { committed: true, entry: structuredClone(stored) };
   }
 
   #select(predicate: (entry: OutboxEntry) => boolean): OutboxEntry[] {

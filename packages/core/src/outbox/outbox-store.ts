@@ -44,6 +44,15 @@ export interface OutboxStore {
    * distinct. Optional: a store whose writes cost no flush (memory) leaves it out.
    */
   commitAll?(entries: readonly OutboxEntry[]): Promise<CommitResult[]>;
+  /**
+   * The start of a sending tab in one readwrite transaction: reads one metadata
+   * value (the cached server kind) and the namespace's entries, then writes the
+   * entry `firstCommit` derives from them, if any, judged as
+   * {@link OutboxStore.commit} judges one (compare-and-set by revision). One
+   * durable flush where there were four transactions. Optional: a client over a
+   * store without it reads the kind and the entries apart, and commits later.
+   */
+  readAtStart?(request: StartReadRequest): Promise<StartReadResult>;
   /** Every entry of one namespace, oldest first (`createdAt`, then `key`). */
   listByNamespace(namespace: string): Promise<OutboxEntry[]>;
   /** Every entry answering one interrupt, oldest first, including superseded ones. */
@@ -94,6 +103,28 @@ export interface PutIfAbsentOptions {
    * @default isSupersededByDefault (only `needs_user` entries are superseded)
    */
   readonly isSuperseded?: (existing: OutboxEntry) => boolean;
+}
+
+/** What {@link OutboxStore.readAtStart} reads, and how it decides its one write. */
+export interface StartReadRequest {
+  readonly namespace: string;
+  /** The metadata id read with the entries (the cached server kind). */
+  readonly metaId: string;
+  /**
+   * Given what was read, the entry to write in the same transaction (derived
+   * from one of `entries`, at the revision read), or `undefined` to write
+   * nothing. Runs inside the transaction: synchronous and pure.
+   */
+  readonly firstCommit: (meta: unknown, entries: readonly OutboxEntry[]) => OutboxEntry | undefined;
+}
+
+export interface StartReadResult {
+  /** The metadata value as stored (validate it before use), or `undefined`. */
+  readonly meta: unknown;
+  /** The namespace's entries, oldest first; the written entry as it is stored now. */
+  readonly entries: OutboxEntry[];
+  /** The write's result, when `firstCommit` asked for one. */
+  readonly commit?: CommitResult;
 }
 
 export type CommitResult =

@@ -216,10 +216,12 @@ test("a storage failure while taking the lead is reported, and delivery resumes"
       };
     },
   });
-  // The lock is granted only after the start has read storage, so the new leader
-  // reads the entries again (answers other tabs wrote while no tab led).
+  // Another tab holds the lock at first (a request that may not wait gets none), and
+  // it comes only after the start has read storage, so the new leader reads the
+  // entries again (answers other tabs wrote while no tab led).
   const lateLocks: LockManagerLike = {
-    request<T>(_name: string, _options: unknown, callback: (lock: LockLike | null) => T) {
+    request<T>(_name: string, options: { ifAvailable?: boolean }, callback: (lock: LockLike | null) => T) {
+      if (options.ifAvailable) return Promise.resolve(callback(null)) as Promise<Awaited<T>>;
       return new Promise<Awaited<T>>((resolve, reject) => {
         setTimeout(() => {
           Promise.resolve(callback({ name: "lock", mode: "exclusive" })).then(resolve, reject);

@@ -1,0 +1,18 @@
+import type { OutboxEntry } from "./entry";
+import type { CommitResult } from "./outbox-store";
+
+/**
+ * The entries as they are after a start read's write: the committed entry
+ * replaces the one read; a refused write shows what is stored instead (gone
+ * when the entry is gone).
+ */
+export function afterStartCommit(
+  entries: readonly OutboxEntry[],
+  key: string,
+  commit: CommitResult,
+): OutboxEntry[] {
+  const now = commit.committed ? commit.entry : commit.current;
+  const others = entries.filter((entry) => entry.key !== key);
+  if (now === undefined || !entries.some((entry) => entry.key === key)) return others;
+  return entries.map((entry) => (entry.key === key ? now : entry));
+}
