@@ -11,6 +11,7 @@ import {
   isResume,
   openThread,
   outboxRows,
+  readBackgroundRuns,
   readStoredEntries,
 } from "../support/demo-page";
 import { type Fault, MockControl } from "../support/mock-control";
@@ -78,33 +79,6 @@ function backgroundStartThread(request: Request): string | null {
   } catch {
     return null;
   }
-}
-
-/** The background run records in the demo's IndexedDB (every namespace). */
-async function readBackgroundRuns(page: Page): Promise<{ threadId: string; verdict: string }[]> {
-  return page.evaluate(async (name) => {
-    // Opening a database that does not exist would create it empty.
-    if (!(await indexedDB.databases()).some((database) => database.name === name)) return [];
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open(name);
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    try {
-      if (!db.objectStoreNames.contains("background")) return [];
-      const rows = await new Promise<unknown[]>((resolve, reject) => {
-        const request = db.transaction("background", "readonly").objectStore("background").getAll();
-        request.onsuccess = () => resolve(request.result as unknown[]);
-        request.onerror = () => reject(request.error);
-      });
-      return rows.map((row) => {
-        const value = (row as { value: Record<string, unknown> }).value;
-        return { threadId: String(value.threadId), verdict: String(value.verdict) };
-      });
-    } finally {
-      db.close();
-    }
-  }, DEMO_DB);
 }
 
 /**

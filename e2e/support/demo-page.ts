@@ -134,3 +134,37 @@ export async function readStoredEntries(page: Page, dbName = "agui-outbox-demo")
     }
   }, dbName);
 }
+
+/** The background run records in the demo's IndexedDB (every namespace). */
+export async function readBackgroundRuns(
+  page: Page,
+  dbName = "agui-outbox-demo",
+): Promise<{ namespace: string; threadId: string; verdict: string }[]> {
+  return page.evaluate(async (name) => {
+    // Opening a database that does not exist would create it empty.
+    if (!(await indexedDB.databases()).some((database) => database.name === name)) return [];
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(name);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    try {
+      if (!db.objectStoreNames.contains("background")) return [];
+      const rows = await new Promise<unknown[]>((resolve, reject) => {
+        const request = db.transaction("background", "readonly").objectStore("background").getAll();
+        request.onsuccess = () => resolve(request.result as unknown[]);
+        request.onerror = () => reject(request.error);
+      });
+      return rows.map((row) => {
+        const value = (row as { value: Record<string, unknown> }).value;
+        return {
+          namespace: String((row as { namespace: unknown }).namespace),
+          threadId: String(value.threadId),
+          verdict: String(value.verdict),
+        };
+      });
+    } finally {
+      db.close();
+    }
+  }, dbName);
+}
