@@ -9,11 +9,14 @@ import type { Page } from "@playwright/test";
 import {
   approvalCard,
   askToDeploy,
+  BACKGROUND_PUT,
+  holdStorage,
   isResume,
   openThread,
   outboxRows,
   readBackgroundRuns,
   readStoredEntries,
+  reportBackgroundPuts,
 } from "./support/demo-page";
 import { expect, test } from "./support/fixtures";
 
@@ -95,51 +98,12 @@ for (const where of ["the sending page", "the other page"] as const) {
   });
 }
 
-/**
- * Holds a read-write transaction over every outbox store from a page of its own, so the
- * sign-out's wipe and any write queue behind it, in the order they were asked for.
- */
-async function holdStorage(page: Page): Promise<() => Promise<void>> {
-  await page.evaluate(
-    () =>
-      new Promise<void>((resolve, reject) => {
-        const request = indexedDB.open("agui-outbox-demo");
-        request.onerror = () => reject(request.error);
-        request.onsuccess = () => {
-          const tx = request.result.transaction(["entries", "meta", "background"], "readwrite");
-          const store = tx.objectStore("background");
-          const state = globalThis as { releaseStorage?: boolean };
-          // A transaction stays open while it has requests: keep asking until released.
-          const keepAlive = () => {
-            if (!state.releaseStorage) store.count().onsuccess = keepAlive;
-          };
-          keepAlive();
-          resolve();
-        };
-      }),
-  );
-  return () =>
-    page.evaluate(() => {
-      (globalThis as { releaseStorage?: boolean }).releaseStorage = true;
-    });
-}
-
 test("signing out in the sending page while its background run's start is answered: the sign-out waits for that write, so the run does not come back after the wipe", async ({
   page,
   context,
   threadId,
 }) => {
-  // Every write the page asks of the background store, in order (an observer; it changes nothing).
-  await page.addInitScript(() => {
-    const put = IDBObjectStore.prototype.put;
-    IDBObjectStore.prototype.put = function (
-      this: IDBObjectStore,
-      ...args: Parameters<IDBObjectStore["put"]>
-    ) {
-      if (this.name === "background") console.log("background put");
-      return put.apply(this, args);
-    };
-  });
+  await reportBackgroundPuts(page);
   await openThread(page, threadId);
   await expect(page.getByTestId("connection")).toHaveAttribute("data-leader", "true");
   // The start reaches the server; its answer is held in the page until released.
@@ -165,7 +129,7 @@ test("signing out in the sending page while its background run's start is answer
   const release = await holdStorage(blocker);
   await page.getByTestId("sign-out").click();
   // The server's answer to the start arrives while the sign-out waits; its write is asked for.
-  const written = page.waitForEvent("console", (message) => message.text() === "background put");
+  const written = page.waitForEvent("console", (message) => message.text() === BACKGROUND_PUT);
   await answerStart();
   await written;
   await release();

@@ -168,3 +168,52 @@ export async function readBackgroundRuns(
     }
   }, dbName);
 }
+
+/**
+ * Holds a read-write transaction over every outbox store from a page of its own, so the
+ * sign-out's wipe and any write queue behind it, in the order they were asked for.
+ */
+export async function holdStorage(page: Page): Promise<() => Promise<void>> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const request = indexedDB.open("agui-outbox-demo");
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+          const tx = request.result.transaction(["entries", "meta", "background"], "readwrite");
+          const store = tx.objectStore("background");
+          const state = globalThis as { releaseStorage?: boolean };
+          // A transaction stays open while it has requests: keep asking until released.
+          const keepAlive = () => {
+            if (!state.releaseStorage) store.count().onsuccess = keepAlive;
+          };
+          keepAlive();
+          resolve();
+        };
+      }),
+  );
+  return () =>
+    page.evaluate(() => {
+      (globalThis as { releaseStorage?: boolean }).releaseStorage = true;
+    });
+}
+
+/** What a page logs each time it asks the background store for a write. */
+export const BACKGROUND_PUT = "background put";
+
+/**
+ * From the next load on, the page logs `BACKGROUND_PUT` each time it asks the background
+ * store for a write: an observer, it changes nothing.
+ */
+export async function reportBackgroundPuts(page: Page): Promise<void> {
+  await page.addInitScript((line) => {
+    const put = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = function (
+      this: IDBObjectStore,
+      ...args: Parameters<IDBObjectStore["put"]>
+    ) {
+      if (this.name === "background") console.log(line);
+      return put.apply(this, args);
+    };
+  }, BACKGROUND_PUT);
+}
