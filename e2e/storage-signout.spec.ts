@@ -1,15 +1,22 @@
 // Sign-out during delivery, in real Chromium (issue 14): two pages of one context on one
 // real IndexedDB, real Web Locks and BroadcastChannel. The page signs out while the server
 // holds its answer; the truth is read where it lives: the database, and what the server
-// received per idempotency key.
+// received per idempotency key. In the sending page an entry has two guards of its own
+// (delivery stops before the wipe, and compare-and-set refuses a wiped entry); a background
+// record is written without compare-and-set, so there only the drain before the wipe keeps
+// it gone: the last test holds storage so that write lands in the sign-out's window.
 import type { Page } from "@playwright/test";
 import {
   approvalCard,
   askToDeploy,
+  BACKGROUND_PUT,
+  holdStorage,
   isResume,
   openThread,
   outboxRows,
+  readBackgroundRuns,
   readStoredEntries,
+  reportBackgroundPuts,
 } from "./support/demo-page";
 import { expect, test } from "./support/fixtures";
 
@@ -90,3 +97,53 @@ for (const where of ["the sending page", "the other page"] as const) {
     expect(await mock.ledger(threadId)).toHaveLength(1);
   });
 }
+
+test("signing out in the sending page while its background run's start is answered: the sign-out waits for that write, so the run does not come back after the wipe", async ({
+  page,
+  context,
+  threadId,
+}) => {
+  await reportBackgroundPuts(page);
+  await openThread(page, threadId);
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-leader", "true");
+  // The start reaches the server; its answer is held in the page until released.
+  let answerStart: () => Promise<void> = async () => {};
+  let starts = 0;
+  const startHeld = new Promise<void>((held) => {
+    void page.route("**/agent", async (route) => {
+      const body = route.request().postDataJSON() as { forwardedProps?: { background?: boolean } } | null;
+      if (body?.forwardedProps?.background !== true) return route.fallback();
+      starts += 1;
+      if (starts > 1) return route.fallback();
+      const response = await route.fetch();
+      answerStart = () => route.fulfill({ response });
+      held();
+    });
+  });
+  await page.getByTestId("send-background").click();
+  await startHeld;
+  await expect(page.getByTestId("background-run")).toHaveCount(1);
+
+  const blocker = await context.newPage();
+  await blocker.goto("/");
+  const release = await holdStorage(blocker);
+  await page.getByTestId("sign-out").click();
+  // The server's answer to the start arrives while the sign-out waits; its write is asked for.
+  const written = page.waitForEvent("console", (message) => message.text() === BACKGROUND_PUT);
+  await answerStart();
+  await written;
+  await release();
+  await page.getByTestId("signed-out").waitFor();
+  expect((await readBackgroundRuns(page)).filter((run) => run.namespace === "demo:alice")).toEqual([]);
+  // The holding page is a demo tab too (it took the lock): gone, so this page sends again.
+  await blocker.close();
+
+  await page.getByLabel("User").selectOption("alice");
+  await page.getByTestId("sign-in").click();
+  await openThread(page, threadId);
+  await expect(page.getByTestId("connection")).toHaveAttribute("data-leader", "true");
+  await expect(page.getByTestId("background-run")).toHaveCount(0);
+  expect((await readBackgroundRuns(page)).filter((run) => run.namespace === "demo:alice")).toEqual([]);
+  // The run the server started was not started again.
+  expect(starts).toBe(1);
+});

@@ -134,3 +134,86 @@ export async function readStoredEntries(page: Page, dbName = "agui-outbox-demo")
     }
   }, dbName);
 }
+
+/** The background run records in the demo's IndexedDB (every namespace). */
+export async function readBackgroundRuns(
+  page: Page,
+  dbName = "agui-outbox-demo",
+): Promise<{ namespace: string; threadId: string; verdict: string }[]> {
+  return page.evaluate(async (name) => {
+    // Opening a database that does not exist would create it empty.
+    if (!(await indexedDB.databases()).some((database) => database.name === name)) return [];
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(name);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    try {
+      if (!db.objectStoreNames.contains("background")) return [];
+      const rows = await new Promise<unknown[]>((resolve, reject) => {
+        const request = db.transaction("background", "readonly").objectStore("background").getAll();
+        request.onsuccess = () => resolve(request.result as unknown[]);
+        request.onerror = () => reject(request.error);
+      });
+      return rows.map((row) => {
+        const value = (row as { value: Record<string, unknown> }).value;
+        return {
+          namespace: String((row as { namespace: unknown }).namespace),
+          threadId: String(value.threadId),
+          verdict: String(value.verdict),
+        };
+      });
+    } finally {
+      db.close();
+    }
+  }, dbName);
+}
+
+/**
+ * Holds a read-write transaction over every outbox store from a page of its own, so the
+ * sign-out's wipe and any write queue behind it, in the order they were asked for.
+ */
+export async function holdStorage(page: Page): Promise<() => Promise<void>> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const request = indexedDB.open("agui-outbox-demo");
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+          const tx = request.result.transaction(["entries", "meta", "background"], "readwrite");
+          const store = tx.objectStore("background");
+          const state = globalThis as { releaseStorage?: boolean };
+          // A transaction stays open while it has requests: keep asking until released.
+          const keepAlive = () => {
+            if (!state.releaseStorage) store.count().onsuccess = keepAlive;
+          };
+          keepAlive();
+          resolve();
+        };
+      }),
+  );
+  return () =>
+    page.evaluate(() => {
+      (globalThis as { releaseStorage?: boolean }).releaseStorage = true;
+    });
+}
+
+/** What a page logs each time it asks the background store for a write. */
+export const BACKGROUND_PUT = "background put";
+
+/**
+ * From the next load on, the page logs `BACKGROUND_PUT` each time it asks the background
+ * store for a write: an observer, it changes nothing.
+ */
+export async function reportBackgroundPuts(page: Page): Promise<void> {
+  await page.addInitScript((line) => {
+    const put = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = function (
+      this: IDBObjectStore,
+      ...args: Parameters<IDBObjectStore["put"]>
+    ) {
+      if (this.name === "background") console.log(line);
+      return put.apply(this, args);
+    };
+  }, BACKGROUND_PUT);
+}

@@ -191,3 +191,41 @@ test("dispose stops a waiting loop; the record keeps its token and schedule", as
   });
   await expect(runner.resumeAll()).rejects.toMatchObject({ kind: "disposed" });
 });
+
+test("a run wiped from storage by another tab (sign-out) is forgotten at the next read: taking over later neither polls it nor writes it back", async () => {
+  const sending = setup((path) => {
+    if (path === "") return json(202, backgroundBody("queued", "bgt_0", [started(1)], 1));
+    return json(200, backgroundBody("running", "bgt_1", [], 1));
+  });
+  await sending.runner.start({ threadId: "t1", text: "hi" });
+  // Another tab on the same storage: it has read the run (it lists it).
+  const requests: string[] = [];
+  const fetch = async (input: string) => {
+    requests.push(input);
+    return json(200, backgroundBody("running", "bgt_1", [], 1));
+  };
+  const time = new VirtualTime();
+  const other = new BackgroundRuns({
+    namespace: "user-1",
+    url: URL_BASE,
+    deps: { fetch, now: time.now, timers: time.timers, random: () => 0, randomUUID: () => "other" },
+    store: sending.store,
+    threads: new ThreadRegistry(),
+    http: new AgentHttp({ url: URL_BASE, fetch, now: time.now, parseRetryAfter }),
+  });
+  await other.resumeAll();
+  expect(other.get("run-1")?.verdict).toBe("polling");
+
+  // The sending tab signs out: the namespace is wiped; the other tab hears and reads again.
+  await sending.store.clear("user-1");
+  await other.resumeAll();
+  expect(other.get("run-1")).toBeUndefined();
+  expect(other.runs.getState().runs).toEqual([]);
+
+  // The sending tab is gone; the other one takes over.
+  other.activate();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(requests).toEqual([]);
+  expect(await sending.store.listBackgroundRuns("user-1")).toEqual([]);
+  other.dispose();
+});

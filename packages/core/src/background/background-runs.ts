@@ -266,7 +266,18 @@ export class BackgroundRuns {
    */
   async resumeAll(): Promise<readonly BackgroundRunRecord[]> {
     this.#throwIfDisposed();
+    // Runs known before the read and gone from storage after it were deleted (a sign-out
+    // in another tab, a discard): forgotten, or a takeover would poll them and write them
+    // back. A run written ahead while the read was under way is not in `knownBefore`.
+    const knownBefore = [...this.#records.keys()];
     const stored = await this.#runStore.loadAll();
+    const storedIds = new Set(stored.map((record) => record.runId));
+    for (const runId of knownBefore) {
+      if (storedIds.has(runId) || this.#startsInFlight.has(runId)) continue;
+      this.#records.delete(runId);
+      this.#logs.delete(runId);
+      this.#wakers.get(runId)?.();
+    }
     for (const record of stored) {
       const known = this.#records.get(record.runId);
       if (known && known.updatedAt >= record.updatedAt) continue;
