@@ -213,10 +213,9 @@ test("af-lifecycle, one approved and one rejected: neither applied, ledger 0; bo
   expect(second.map((entry) => entry.state)).toEqual(["applied", "applied"]);
   expect(resumes(log)).toHaveLength(2);
   // In the order of the resume, which follows the interrupt ids.
-  expect((await ledger(harness)).map((execution) => String(execution.args.target)).sort()).toEqual([
-    "prod",
-    "staging",
-  ]);
+  expect(
+    (await ledger(harness)).map((execution) => (execution.args as { target: string }).target).sort(),
+  ).toEqual(["prod", "staging"]);
 });
 
 test("af-lifecycle, the same mixed answers again: needs you again, nothing sent without the person", async () => {

@@ -47,7 +47,7 @@ test("a message sent during a slow hydration keeps its events and carries the hi
   expect(texts).toContain("please deploy to prod");
   expect(texts).toContain("hello");
   const toolCalls = state.messages.flatMap((message) =>
-    "toolCalls" in message ? (message.toolCalls ?? []) : [],
+    message.role === "assistant" ? (message.toolCalls ?? []) : [],
   );
   expect(toolCalls.map((call) => call.function.name)).toEqual(["deploy_change"]);
   // The message's run was sent with the earlier exchange and the new message.
