@@ -12,7 +12,9 @@ export default defineConfig({
   testMatch: "soak/**/*.spec.ts",
   reporter: [["list"]],
   // One long test: a trace of the whole soak would be hundreds of megabytes.
-  use: { ...base.use, trace: "off" },
+  // A step that never ends (a click on a card that never offers its button, a reload that
+  // never loads) fails its schedule with the step named, instead of holding the soak for hours.
+  use: { ...base.use, trace: "off", actionTimeout: 30_000, navigationTimeout: 30_000 },
   projects: [
     {
       name: "soak",

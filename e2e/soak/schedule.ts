@@ -103,8 +103,20 @@ export function drawSchedule(seed: number): Schedule {
     } else steps.push({ kind: "reload", tab: secondTab && (!firstOpen || random.chance(0.5)) ? 1 : 0 });
   }
   const degraded = drawServer(seed);
+  // af-legacy's questions declare no `editedArgs` (1.0.1 reads edits as flat keys), so the card
+  // offers no argument editor there: the person can only approve as proposed.
+  const asked = degraded?.server === "af-legacy" && decision === "approve-edited" ? "approve" : decision;
   if (degraded)
-    return { seed, decision, secondTab, answerIn, capabilityFailures, steps, ...degraded, questions: 2 };
+    return {
+      seed,
+      decision: asked,
+      secondTab,
+      answerIn,
+      capabilityFailures,
+      steps,
+      ...degraded,
+      questions: 2,
+    };
   return {
     seed,
     server: "fixed",

@@ -21,7 +21,9 @@ test("chaos soak: every answer settles, none is dropped, no tool runs twice", as
   const metadata = testInfo.project.metadata as SoakMetadata;
   const baseURL = testInfo.project.use.baseURL;
   if (baseURL === undefined) throw new Error("the project names no baseURL");
-  const runs = Number(process.env.SOAK_RUNS ?? metadata.soakRuns ?? 3);
+  const runs = process.env.SOAK_SCHEDULES
+    ? process.env.SOAK_SCHEDULES.split(",").filter(Boolean).length
+    : Number(process.env.SOAK_RUNS ?? metadata.soakRuns ?? 3);
   const base =
     process.env.SOAK_SEED !== undefined
       ? Number(process.env.SOAK_SEED)
@@ -41,8 +43,10 @@ test("chaos soak: every answer settles, none is dropped, no tool runs twice", as
   let violations = 0;
   let executions = 0;
   let slowest = 0;
+  // SOAK_SCHEDULES=<seed>,<seed>… replays those schedules (each a seed printed by a run) instead.
+  const listed = (process.env.SOAK_SCHEDULES ?? "").split(",").filter(Boolean).map(Number);
   for (let index = 0; index < runs; index += 1) {
-    const schedule = drawSchedule(scheduleSeed(base, index));
+    const schedule = drawSchedule(listed[index] ?? scheduleSeed(base, index));
     const result = await runSchedule(browser, baseURL, mock, schedule);
     violations += result.violations.length;
     executions += result.executions;
