@@ -187,7 +187,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       keepaliveMs: resolved.keepaliveMs,
       dropAfterFrames: result.dropAfterFrames,
     });
-    engine.hub.attach(result.runId, result.afterSeq, stream);
+    if (result.kind === "contract") await engine.streamContract(stream, result.runId, result.afterSeq);
+    else engine.hub.attach(result.runId, result.afterSeq, stream);
   }
 
   async function handleBackgroundPoll(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -197,19 +198,24 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     if (answer.kind === "json") sendJson(res, answer.status, answer.body, answer.headers);
   }
 
-  function handleRunStatus(res: ServerResponse, runId: string): void {
-    const status = engine.runStatus(runId);
+  async function handleRunStatus(res: ServerResponse, runId: string): Promise<void> {
+    const status = await engine.runStatus(runId);
     if (status === undefined) sendError(res, 404, OutcomeCode.RUN_NOT_FOUND, "no such run");
     else sendJson(res, 200, status);
   }
 
-  function handleReattach(req: IncomingMessage, res: ServerResponse, url: URL, runId: string): void {
+  async function handleReattach(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    runId: string,
+  ): Promise<void> {
     const afterSeq = reattachCursor(req, url, runId);
     if (typeof afterSeq === "string") {
       sendError(res, 400, OutcomeCode.INVALID_REQUEST, afterSeq);
       return;
     }
-    const target = engine.attachTarget(runId);
+    const target = await engine.attachTarget(runId);
     if (target.kind === "unknown") {
       sendError(res, 404, OutcomeCode.RUN_NOT_FOUND, "no such run");
       return;
@@ -219,7 +225,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       return;
     }
     const stream = new SseStream(res, { keepaliveMs: resolved.keepaliveMs });
-    engine.hub.attach(runId, afterSeq, stream);
+    if (engine.logOf(runId) === "contract") await engine.streamContract(stream, runId, afterSeq);
+    else engine.hub.attach(runId, afterSeq, stream);
   }
 
   async function handleChaos(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,4 +1,5 @@
 import type { AgUiEvent, Interrupt, Message } from "@agui-outbox/core/protocol";
+import type { MemoryDocument } from "@agui-outbox/server";
 
 /**
  * Everything the server must keep across a crash and restart: a plain JSON
@@ -17,6 +18,8 @@ export interface MockState {
   background: Record<string, BackgroundRun>;
   /** Every continuation token ever handed out, so a stale one is told apart from an unknown one. */
   backgroundTokens: Record<string, BackgroundToken>;
+  /** The `fixed` mode's claims, outcomes and run logs: the contract library's store document. */
+  contract?: MemoryDocument;
 }
 
 export function emptyState(): MockState {
