@@ -1,5 +1,5 @@
-export { BACKGROUND_POLL_PATH } from "./background/background-engine";
 export { ChaosRequestSchema, type Fault, FaultAction, FaultPoint, FaultSchema } from "./chaos/fault";
+export { BACKGROUND_POLL_PATH } from "./engine/capabilities";
 export type { OccurrenceView } from "./engine/mock-engine";
 export type { MockServer } from "./mock-server";
 export { startMockServer } from "./mock-server";

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { Header, OutcomeCode, parseEventId } from "@agui-outbox/core/protocol";
+import { formatEventId, Header, OutcomeCode, parseEventId } from "@agui-outbox/core/protocol";
 import {
   BodyTooLargeError,
   readBody,
@@ -10,10 +10,9 @@ import {
   setCorsHeaders,
 } from "@agui-outbox/server";
 import { z } from "zod";
-import { BACKGROUND_POLL_PATH } from "./background/background-engine";
 import { ChaosRequestSchema } from "./chaos/fault";
 import { FaultQueue } from "./chaos/fault-queue";
-import { fixedCapabilities } from "./engine/capabilities";
+import { BACKGROUND_POLL_PATH, fixedCapabilities } from "./engine/capabilities";
 import { MockEngine } from "./engine/mock-engine";
 import { type CrashInfo, MockMode, type MockServerOptions, resolveOptions } from "./options";
 import { createStore } from "./store/create-store";
@@ -187,15 +186,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       keepaliveMs: resolved.keepaliveMs,
       dropAfterFrames: result.dropAfterFrames,
     });
-    if (result.kind === "contract") await engine.streamContract(stream, result.runId, result.afterSeq);
-    else engine.hub.attach(result.runId, result.afterSeq, stream);
+    await engine.streamContract(stream, result.runId, result.afterSeq);
   }
 
   async function handleBackgroundPoll(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await drainBody(req, res);
     if (raw === undefined) return;
     const answer = await engine.pollBackground(raw);
-    if (answer.kind === "json") sendJson(res, answer.status, answer.body, answer.headers);
+    if (answer === "abandoned") res.destroy();
+    else sendJson(res, answer.status, answer.body, answer.headers);
   }
 
   async function handleRunStatus(res: ServerResponse, runId: string): Promise<void> {
@@ -225,8 +224,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       return;
     }
     const stream = new SseStream(res, { keepaliveMs: resolved.keepaliveMs });
-    if (engine.logOf(runId) === "contract") await engine.streamContract(stream, runId, afterSeq);
-    else engine.hub.attach(runId, afterSeq, stream);
+    if (target.kind === "ok") {
+      await engine.streamContract(stream, runId, afterSeq);
+      return;
+    }
+    // A background run's log grows only inside polls: what is stored is all there is until the next one.
+    for (const frame of (await engine.backgroundFrames(runId, afterSeq)) ?? []) {
+      stream.writeFrame(formatEventId({ runId, seq: frame.seq }), frame.event);
+    }
+    stream.end();
   }
 
   async function handleChaos(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,13 +1,17 @@
 import type { RunStatus } from "@agui-outbox/core/protocol";
-import { parseRunInput, type RunResponse, type SseStream } from "@agui-outbox/server";
+import {
+  type BackgroundAnswer,
+  parseRunInput,
+  type RunResponse,
+  type SseStream,
+  type StoredFrame,
+} from "@agui-outbox/server";
 import { AfEngine, type AfFlavour, type AfSink } from "../af/af-engine";
-import { type BackgroundAnswer, BackgroundEngine } from "../background/background-engine";
 import { delayOf, FaultAction, FaultPoint } from "../chaos/fault";
 import type { FaultQueue } from "../chaos/fault-queue";
 import { injectedStatusError } from "../chaos/injected-status";
 import { type AttachTarget, FixedMode, type OccurrenceView } from "../library/fixed-mode";
 import { MockMode, type ResolvedOptions } from "../options";
-import { RunHub } from "../runs/run-hub";
 import { emptyState, type LedgerEntry, type MockState, upgradeState } from "../state/mock-state";
 import type { MockStore } from "../store/mock-store";
 import { ServerGone } from "./run-failure";
@@ -22,14 +26,6 @@ export type AgentPostResult =
       readonly code: string;
       readonly message: string;
       readonly headers?: Readonly<Record<string, string>>;
-    }
-  | {
-      /** A background run's log in the mock's run hub. */
-      readonly kind: "stream";
-      readonly runId: string;
-      /** Frames after this seq belong to the response. */
-      readonly afterSeq: number;
-      readonly dropAfterFrames: number | undefined;
     }
   | {
       /** A run of the recovery contract, on the library: stream it from the library's store. */
@@ -71,9 +67,7 @@ export class MockEngine {
   readonly #store: MockStore;
   readonly #faults: FaultQueue;
   readonly #crash: (point: string) => void;
-  readonly #hub: RunHub;
   readonly #af: AfEngine;
-  readonly #background: BackgroundEngine;
   readonly #fixed: FixedMode;
   #state: MockState;
   #mode: MockMode;
@@ -88,23 +82,9 @@ export class MockEngine {
     this.#crash = deps.crash;
     this.#mode = deps.options.mode;
     this.#state = upgradeState(deps.store.load() ?? emptyState());
-    this.#hub = new RunHub({
-      state: () => this.#state,
-      save: () => this.#save(),
-      now: () => this.#now(),
-    });
     this.#af = new AfEngine({
       options: deps.options,
       faults: deps.faults,
-      state: () => this.#state,
-      save: () => this.#save(),
-      aliveCheck: () => this.#aliveCheck(),
-      crashAt: (point) => this.#crashAt(point),
-    });
-    this.#background = new BackgroundEngine({
-      options: deps.options,
-      faults: deps.faults,
-      hub: this.#hub,
       state: () => this.#state,
       save: () => this.#save(),
       aliveCheck: () => this.#aliveCheck(),
@@ -119,10 +99,9 @@ export class MockEngine {
     });
   }
 
-  /** `POST /agent/background/poll`. */
-  pollBackground(raw: Buffer): Promise<BackgroundAnswer> {
-    this.#prune();
-    return this.#background.poll(raw);
+  /** `POST /agent/background/poll`; "abandoned" once a crash fault killed the instance. */
+  pollBackground(raw: Buffer): Promise<BackgroundAnswer | "abandoned"> {
+    return this.#fixed.pollBackground(raw);
   }
 
   get mode(): MockMode {
@@ -131,10 +110,6 @@ export class MockEngine {
 
   set mode(mode: MockMode) {
     this.#mode = mode;
-  }
-
-  get hub(): RunHub {
-    return this.#hub;
   }
 
   ledger(): readonly LedgerEntry[] {
@@ -149,9 +124,7 @@ export class MockEngine {
   /** Stops every run in flight and forgets everything, faults included. */
   reset(): void {
     this.#epoch += 1;
-    this.#hub.dropAll();
     this.#af.reset();
-    this.#background.reset();
     this.#state = emptyState();
     this.#fixed.reset();
     this.#faults.clear();
@@ -161,7 +134,6 @@ export class MockEngine {
   /** After a crash or close: nothing more is written. */
   markDead(): void {
     this.#dead = true;
-    this.#hub.dropAll();
     this.#fixed.abandon();
   }
 
@@ -174,36 +146,20 @@ export class MockEngine {
     return this.#fixed.stream(stream, runId, afterSeq);
   }
 
-  /** Which log holds `runId`: the hub's (a background run) or the library's. */
-  logOf(runId: string): "hub" | "contract" {
-    return this.#state.runs[runId] === undefined ? "contract" : "hub";
+  runStatus(runId: string): Promise<RunStatus | undefined> {
+    return this.#fixed.runStatus(runId);
   }
 
-  async runStatus(runId: string): Promise<RunStatus | undefined> {
-    this.#prune();
-    const run = this.#state.runs[runId];
-    if (run === undefined) return this.#fixed.runStatus(runId);
-    const terminal = run.terminal;
-    return {
-      runId,
-      threadId: run.threadId,
-      status: terminal === null ? "running" : terminal.type === "RUN_FINISHED" ? "finished" : "error",
-      lastSeq: run.lastSeq,
-      terminal: terminal === null ? null : { ...terminal },
-      continuationToken: this.#background.tokenOf(runId) ?? run.continuationToken,
-    };
+  attachTarget(runId: string): Promise<AttachTarget> {
+    return this.#fixed.attachTarget(runId);
   }
 
-  async attachTarget(runId: string): Promise<AttachTarget> {
-    this.#prune();
-    const run = this.#state.runs[runId];
-    if (run === undefined) return this.#fixed.attachTarget(runId);
-    if (run.expired) return { kind: "expired" };
-    return { kind: "ok", lastSeq: run.lastSeq };
+  /** A background run's stored frames after `afterSeq`. */
+  backgroundFrames(runId: string, afterSeq: number): Promise<StoredFrame[] | undefined> {
+    return this.#fixed.backgroundFrames(runId, afterSeq);
   }
 
   async handleAgentPost(raw: Buffer, idempotencyKey: string | undefined): Promise<AgentPostResult> {
-    this.#prune();
     const parsed = parseRunInput(raw, this.#options.randomUUID);
     if (!parsed.ok) return { kind: "error", status: 400, code: parsed.code, message: parsed.message };
     const input = parsed.input;
@@ -241,10 +197,6 @@ export class MockEngine {
       };
     }
 
-    const background = (input.forwardedProps as { background?: unknown } | undefined)?.background === true;
-    if (background && (input.resume ?? []).length === 0 && input.messages.length > 0) {
-      return this.#background.start(input, raw, idempotencyKey);
-    }
     return this.#contractRun(await this.#fixed.handleRun(raw, idempotencyKey), input.threadId);
   }
 
@@ -274,36 +226,8 @@ export class MockEngine {
     this.#crash(point);
   }
 
-  #now(): number {
-    return this.#options.clock.now();
-  }
-
   #save(): void {
     if (this.#dead) throw new ServerGone();
     this.#store.save(this.#state);
-  }
-
-  /** Expires background run logs past their retention and idempotency records past their window. */
-  #prune(): void {
-    const now = this.#now();
-    let changed = false;
-    for (const [runId, run] of Object.entries(this.#state.runs)) {
-      if (this.#hub.isLive(runId)) continue;
-      if (run.updatedAt + this.#options.idempotencyWindowMs <= now) {
-        delete this.#state.runs[runId];
-        changed = true;
-      } else if (!run.expired && run.updatedAt + this.#options.eventLogRetentionMs <= now) {
-        run.frames = [];
-        run.expired = true;
-        changed = true;
-      }
-    }
-    for (const [key, record] of Object.entries(this.#state.idempotency)) {
-      if (record.createdAt + this.#options.idempotencyWindowMs <= now) {
-        delete this.#state.idempotency[key];
-        changed = true;
-      }
-    }
-    if (changed) this.#save();
   }
 }

@@ -1,18 +1,25 @@
 import type { Message, RunStatus } from "@agui-outbox/core/protocol";
 import {
+  type BackgroundAnswer,
+  backgroundStatus,
   type ContractServer,
   createContractServer,
   followRun,
   type MemoryDocument,
   MemoryStore,
+  parsePollRequest,
   type RunResponse,
   type SseStream,
+  type StoredFrame,
 } from "@agui-outbox/server";
-import { BACKGROUND_POLL_PATH } from "../background/background-engine";
+import { delayOf, FaultAction, FaultPoint } from "../chaos/fault";
 import type { FaultQueue } from "../chaos/fault-queue";
+import { injectedStatusError } from "../chaos/injected-status";
+import { BACKGROUND_POLL_PATH } from "../engine/capabilities";
 import type { ResolvedOptions } from "../options";
 import type { MockState } from "../state/mock-state";
-import { libraryDeployAgent, type ThreadHistory } from "./deploy-agent";
+import { libraryBackgroundDeploy } from "./background-deploy";
+import { type LibraryDeployDeps, libraryDeployAgent, type ThreadHistory } from "./deploy-agent";
 
 /** `GET /__occurrences`: one approval occurrence, without the answer's content. */
 export interface OccurrenceView {
@@ -29,6 +36,8 @@ export interface OccurrenceView {
 export type AttachTarget =
   | { readonly kind: "unknown" }
   | { readonly kind: "expired" }
+  /** A background run: its stored frames are sent, and the stream ends (see {@link FixedMode.backgroundFrames}). */
+  | { readonly kind: "background" }
   | { readonly kind: "ok"; readonly lastSeq: number };
 
 export interface FixedModeDeps {
@@ -87,7 +96,7 @@ export class FixedMode {
         save();
       },
     });
-    const deploy = libraryDeployAgent({
+    const agentDeps: LibraryDeployDeps = {
       faults,
       record: async (entry) => {
         state().ledger.push(entry);
@@ -102,10 +111,12 @@ export class FixedMode {
         this.#contract.abandon();
         this.#deps.crash(point);
       },
-    });
+    };
+    const deploy = libraryDeployAgent(agentDeps);
     this.#contract = createContractServer({
       store: this.#store,
       ...deploy,
+      background: libraryBackgroundDeploy(agentDeps),
       instanceId: INSTANCE_ID,
       claimLeaseMs: options.claimLeaseMs,
       idempotencyWindowMs: options.idempotencyWindowMs,
@@ -129,8 +140,52 @@ export class FixedMode {
     await followRun(this.#store, runId, afterSeq, stream, this.#contract.engine.options.tailPollMs);
   }
 
+  /**
+   * `POST /agent/background/poll`: the `before-response` fault first (on the
+   * polled run's thread), then the library's step.
+   */
+  async pollBackground(raw: Buffer): Promise<BackgroundAnswer | "abandoned"> {
+    await this.#prune();
+    const engine = this.#contract.engine;
+    const parsed = parsePollRequest(raw);
+    const run = parsed.ok ? await this.#store.backgroundByToken(parsed.token) : undefined;
+    const early =
+      run === undefined ? undefined : this.#deps.faults.take(FaultPoint.beforeResponse, run.threadId);
+    if (early?.action === FaultAction.delay) {
+      await this.#deps.options.sleep(delayOf(early));
+      return engine.abandoned ? "abandoned" : this.pollBackground(raw);
+    }
+    if (early?.action === FaultAction.crash) {
+      this.#deps.crash(FaultPoint.beforeResponse);
+      return "abandoned";
+    }
+    if (early !== undefined) {
+      const status = early.status ?? 503;
+      const headers: Record<string, string> =
+        early.retryAfterMs === undefined
+          ? {}
+          : { "retry-after": String(Math.ceil(early.retryAfterMs / 1000)) };
+      const { code } = injectedStatusError(status);
+      return {
+        status,
+        body: { error: { code, message: "the agent is unavailable; poll again later" } },
+        headers,
+      };
+    }
+    const answer = await engine.pollBackground(raw);
+    return engine.abandoned ? "abandoned" : answer;
+  }
+
+  /** The stored frames of a background run after `afterSeq`: its log grows only inside polls. */
+  async backgroundFrames(runId: string, afterSeq: number): Promise<StoredFrame[] | undefined> {
+    const run = await this.#store.background(runId);
+    return run?.frames.filter((frame) => frame.seq > afterSeq);
+  }
+
   async runStatus(runId: string): Promise<RunStatus | undefined> {
     await this.#prune();
+    const background = await this.#store.background(runId);
+    if (background !== undefined) return backgroundStatus(background);
     const run = await this.#store.run(runId);
     if (run === undefined) return undefined;
     const terminal = run.terminal;
@@ -147,7 +202,10 @@ export class FixedMode {
   async attachTarget(runId: string): Promise<AttachTarget> {
     await this.#prune();
     const run = await this.#store.run(runId);
-    if (run === undefined) return { kind: "unknown" };
+    if (run === undefined) {
+      const background = await this.#store.background(runId);
+      return background === undefined ? { kind: "unknown" } : { kind: "background" };
+    }
     if (run.expired) return { kind: "expired" };
     return { kind: "ok", lastSeq: run.lastSeq };
   }
