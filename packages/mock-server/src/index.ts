@@ -1,6 +1,6 @@
 export { ChaosRequestSchema, type Fault, FaultAction, FaultPoint, FaultSchema } from "./chaos/fault";
 export { BACKGROUND_POLL_PATH } from "./engine/capabilities";
-export type { OccurrenceView } from "./engine/mock-engine";
+export type { OccurrenceView } from "./engine/mock-instance";
 export type { MockServer } from "./mock-server";
 export { startMockServer } from "./mock-server";
 export type { CrashInfo, MockClock, MockServerOptions, StoreConfig } from "./options";

@@ -48,7 +48,7 @@ export type AgentPostResult =
     }
   | { readonly kind: "crashed" };
 
-export interface MockEngineDeps {
+export interface MockInstanceDeps {
   readonly options: ResolvedOptions;
   readonly store: MockStore;
   readonly faults: FaultQueue;
@@ -62,7 +62,7 @@ export interface MockEngineDeps {
  * emulations of servers without the contract. One state document, persisted
  * after every mutation, holds all of them.
  */
-export class MockEngine {
+export class MockInstance {
   readonly #options: ResolvedOptions;
   readonly #store: MockStore;
   readonly #faults: FaultQueue;
@@ -75,7 +75,7 @@ export class MockEngine {
   #epoch = 0;
   #dead = false;
 
-  constructor(deps: MockEngineDeps) {
+  constructor(deps: MockInstanceDeps) {
     this.#options = deps.options;
     this.#store = deps.store;
     this.#faults = deps.faults;
