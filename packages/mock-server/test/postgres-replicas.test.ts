@@ -88,4 +88,54 @@ describe.skipIf(unavailable !== undefined)("the mock on Postgres, three replicas
       await pool.end();
     }
   });
+
+  test("a background run on three replicas: the submission fails on one, the re-poll on another resubmits the stored result; the tool ran once", {
+    timeout: 60_000,
+  }, async () => {
+    const threadId = "t-pg-background";
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${proxy.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+    const poll = async (token: string) => {
+      const response = await post("/agent/background/poll", { continuationToken: token });
+      return { response, body: (await response.json()) as Record<string, unknown> };
+    };
+    const started = await post(
+      "/agent",
+      {
+        threadId,
+        runId: `${threadId}-run`,
+        messages: [{ id: `${threadId}-m1`, role: "user", content: "please deploy to prod" }],
+        tools: [],
+        context: [],
+        state: {},
+        forwardedProps: { background: true },
+      },
+      { "idempotency-key": `${threadId}-key` },
+    );
+    expect(started.status).toBe(202);
+    const token = String(((await started.json()) as { continuationToken: string }).continuationToken);
+    const armed = await post("/__chaos", {
+      faults: [{ threadId, point: "background-submit", action: "status", status: 429, retryAfterMs: 2_000 }],
+    });
+    expect(armed.status).toBe(200);
+
+    // Round robin: the failed poll and its re-poll, one after the other, land on different replicas.
+    const deferred = await poll(token);
+    expect(deferred.response.status).toBe(429);
+    expect(deferred.response.headers.get("retry-after")).toBe("2");
+    const repolled = await poll(token);
+    expect(repolled.response.status).toBe(200);
+    expect(repolled.body.status).toBe("in_progress");
+    const done = await poll(String(repolled.body.continuationToken));
+    expect(done.body).toMatchObject({ status: "completed", continuationToken: null, error: null });
+
+    const ledger = (await (await fetch(`${proxy.url}/__ledger?threadId=${threadId}`)).json()) as {
+      executions: unknown[];
+    };
+    expect(ledger.executions).toHaveLength(1);
+  });
 });

@@ -16,7 +16,8 @@ import { PostgresStore } from "@agui-outbox/server/postgres";
 import { Pool } from "pg";
 import { ChaosRequestSchema, FaultAction, FaultPoint } from "../chaos/fault";
 import { injectedStatusError } from "../chaos/injected-status";
-import { libraryDeployAgent } from "./deploy-agent";
+import { libraryBackgroundDeploy } from "./background-deploy";
+import { type LibraryDeployDeps, libraryDeployAgent } from "./deploy-agent";
 import {
   armFaults,
   createMockTables,
@@ -51,8 +52,10 @@ export interface PostgresMock {
  * The mock's contract mode on `@agui-outbox/server` and its Postgres store, so
  * several instances on one database are replicas of one server: claims, runs
  * and logs in the library's tables; faults (`/__chaos`), the ledger
- * (`/__ledger`) and thread history in the mock's. The emulations of servers
- * without the contract (`/__mode`) and `/__reset` stay with the in-memory mock.
+ * (`/__ledger`) and thread history in the mock's. Background runs are the
+ * library's too (polled at `/agent/background/poll` on any replica). The
+ * emulations of servers without the contract (`/__mode`) and `/__reset` stay
+ * with the in-memory mock.
  */
 export async function startPostgresMock(options: PostgresMockOptions): Promise<PostgresMock> {
   const schema = options.schema ?? "agui_outbox";
@@ -63,7 +66,7 @@ export async function startPostgresMock(options: PostgresMockOptions): Promise<P
   const faults = tableFaults(pool, s);
   const sockets = new Set<Socket>();
   const onCrash = options.onCrash ?? (() => {});
-  const deploy = libraryDeployAgent({
+  const agentDeps: LibraryDeployDeps = {
     faults,
     record: (entry) => recordDeploy(pool, s, entry),
     history: tableHistory(pool, s),
@@ -76,10 +79,11 @@ export async function startPostgresMock(options: PostgresMockOptions): Promise<P
       for (const socket of sockets) socket.destroy();
       onCrash(point);
     },
-  });
+  };
   const contract = createContractServer({
     store,
-    ...deploy,
+    ...libraryDeployAgent(agentDeps),
+    background: libraryBackgroundDeploy(agentDeps),
     ...(options.instanceId === undefined ? {} : { instanceId: options.instanceId }),
     claimLeaseMs: options.claimLeaseMs ?? 30_000,
     keepaliveMs: options.keepaliveMs ?? 15_000,
