@@ -1,6 +1,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { expect, test } from "vitest";
-import { askToDeploy, start, tempStatePath } from "./support/harness";
+import {
+  askToDeploy,
+  gatedSleep,
+  ledger,
+  postStream,
+  resumeBody,
+  start,
+  tempStatePath,
+} from "./support/harness";
 
 test("the fixed mode's claims and logs are the library's document, saved under `contract` in the one state file", async () => {
   const path = tempStatePath();
@@ -41,4 +49,27 @@ test("a state file from before keeps its threads and ledger; the old engine's cl
   expect(saved).not.toHaveProperty("runs");
   expect(saved).not.toHaveProperty("idempotency");
   expect(saved.threads).toHaveProperty("t-old");
+});
+
+test("/__reset cuts the stream of a run still in flight, and nothing it did afterwards is kept", async () => {
+  const gate = gatedSleep();
+  const server = await start({ sleep: gate.sleep });
+  const { interrupt } = await askToDeploy(server, "t-reset-live");
+  const { reader } = await postStream(
+    server,
+    resumeBody({
+      threadId: "t-reset-live",
+      runId: "run-reset-live",
+      interruptId: interrupt.id,
+      key: "k-reset",
+      payload: { approved: true },
+    }),
+    { "idempotency-key": "k-reset" },
+  );
+  await reader.waitFor(() => gate.pending === 1);
+  expect((await fetch(`${server.url}/__reset`, { method: "POST" })).status).toBe(200);
+  expect(await reader.done).toBe("error");
+  gate.releaseAll();
+  expect(await ledger(server)).toHaveLength(0);
+  expect((await fetch(`${server.url}/agent/runs/run-reset-live`)).status).toBe(404);
 });

@@ -68,6 +68,8 @@ export class FixedMode {
   #store!: MemoryStore;
   #contract!: ContractServer;
   #document: MemoryDocument | undefined;
+  /** The streams open on this instance, cut when its runs stop (a reset, a crash). */
+  readonly #readers = new Set<SseStream>();
   /** Bumped by a reset: the abandoned server's stragglers must not write into the new state. */
   #generation = 0;
 
@@ -137,7 +139,16 @@ export class FixedMode {
 
   /** Streams the run's log after `afterSeq` until its attempt ends. */
   async stream(stream: SseStream, runId: string, afterSeq: number): Promise<void> {
+    this.#readers.add(stream);
+    stream.onClose(() => this.#readers.delete(stream));
     await followRun(this.#store, runId, afterSeq, stream, this.#contract.engine.options.tailPollMs);
+  }
+
+  /** Cuts every open stream: their runs stopped with the server that ran them. */
+  #dropReaders(): void {
+    const readers = [...this.#readers];
+    this.#readers.clear();
+    for (const reader of readers) reader.drop();
   }
 
   /**
@@ -232,12 +243,14 @@ export class FixedMode {
   /** Stops every run in flight and starts again on an empty document (the caller emptied the state). */
   reset(): void {
     this.#contract.abandon();
+    this.#dropReaders();
     this.#open(undefined);
   }
 
-  /** After a crash or close: every run stops writing, as in a dead process. */
+  /** After a crash or close: every run stops writing, as in a dead process, and its streams are cut. */
   abandon(): void {
     this.#contract.abandon();
+    this.#dropReaders();
   }
 
   /** Expires event logs and idempotency records past their windows, as every request of the mock does. */
