@@ -1,6 +1,6 @@
-export { BACKGROUND_POLL_PATH } from "./background/background-engine";
 export { ChaosRequestSchema, type Fault, FaultAction, FaultPoint, FaultSchema } from "./chaos/fault";
-export type { OccurrenceView } from "./engine/mock-engine";
+export { BACKGROUND_POLL_PATH } from "./engine/capabilities";
+export type { OccurrenceView } from "./engine/mock-instance";
 export type { MockServer } from "./mock-server";
 export { startMockServer } from "./mock-server";
 export type { CrashInfo, MockClock, MockServerOptions, StoreConfig } from "./options";

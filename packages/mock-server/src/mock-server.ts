@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { Header, OutcomeCode, parseEventId } from "@agui-outbox/core/protocol";
+import { formatEventId, Header, OutcomeCode, parseEventId } from "@agui-outbox/core/protocol";
 import {
   BodyTooLargeError,
   readBody,
@@ -10,11 +10,10 @@ import {
   setCorsHeaders,
 } from "@agui-outbox/server";
 import { z } from "zod";
-import { BACKGROUND_POLL_PATH } from "./background/background-engine";
 import { ChaosRequestSchema } from "./chaos/fault";
 import { FaultQueue } from "./chaos/fault-queue";
-import { fixedCapabilities } from "./engine/capabilities";
-import { MockEngine } from "./engine/mock-engine";
+import { BACKGROUND_POLL_PATH, fixedCapabilities } from "./engine/capabilities";
+import { MockInstance } from "./engine/mock-instance";
 import { type CrashInfo, MockMode, type MockServerOptions, resolveOptions } from "./options";
 import { createStore } from "./store/create-store";
 
@@ -81,7 +80,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     /** When it arrived (the server's clock, epoch ms): waits are judged here, not in the browser. */
     readonly at: number;
   }> = [];
-  const engine = new MockEngine({
+  const instance = new MockInstance({
     options: resolved,
     store: createStore(resolved.store),
     faults,
@@ -95,7 +94,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     setCorsHeaders(res);
-    if (engine.dead) {
+    if (instance.dead) {
       res.destroy();
       return;
     }
@@ -109,18 +108,18 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
 
     if (path === "/agent" && method === "POST") return handleAgentPost(req, res);
-    if (path === BACKGROUND_POLL_PATH && method === "POST" && engine.mode === MockMode.fixed) {
+    if (path === BACKGROUND_POLL_PATH && method === "POST" && instance.mode === MockMode.fixed) {
       return handleBackgroundPoll(req, res);
     }
     if (path === "/agent/capabilities" && method === "GET") {
       // Agent Framework's AG-UI endpoint has no capabilities route: its FastAPI app
       // answers 404 with this body, and so do the emulations of it.
-      if (engine.mode !== MockMode.fixed) return sendJson(res, 404, { detail: "Not Found" });
+      if (instance.mode !== MockMode.fixed) return sendJson(res, 404, { detail: "Not Found" });
       return sendJson(res, 200, fixedCapabilities(resolved));
     }
     const runMatch = /^\/agent\/runs\/([^/]+)(\/events)?$/.exec(path);
     // Servers without the contract offer no run status and no re-attach.
-    if (runMatch !== null && method === "GET" && engine.mode === MockMode.fixed) {
+    if (runMatch !== null && method === "GET" && instance.mode === MockMode.fixed) {
       let runId: string;
       try {
         runId = decodeURIComponent(runMatch[1] ?? "");
@@ -137,7 +136,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     if (path === "/__ledger" && method === "GET") {
       // ?threadId= lets suites that share one server count only their own thread's side effects.
       const threadId = url.searchParams.get("threadId");
-      const executions = engine.ledger().filter((entry) => threadId === null || entry.threadId === threadId);
+      const executions = instance
+        .ledger()
+        .filter((entry) => threadId === null || entry.threadId === threadId);
       return sendJson(res, 200, { executions });
     }
     if (path === "/__resumes" && method === "GET") {
@@ -147,18 +148,18 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       return sendJson(res, 200, { resumes });
     }
     if (path === "/__occurrences" && method === "GET") {
-      return sendJson(res, 200, { occurrences: engine.occurrences(url.searchParams.get("threadId")) });
+      return sendJson(res, 200, { occurrences: instance.occurrences(url.searchParams.get("threadId")) });
     }
     if (path === "/__chaos" && method === "GET") return sendJson(res, 200, { faults: faults.list() });
     if (path === "/__chaos" && method === "POST") return handleChaos(req, res);
     if (path === "/__reset" && method === "POST") {
       await drainBody(req, res);
       if (res.headersSent) return;
-      engine.reset();
+      instance.reset();
       resumesReceived.length = 0;
       return sendJson(res, 200, { ok: true });
     }
-    if (path === "/__mode" && method === "GET") return sendJson(res, 200, { mode: engine.mode });
+    if (path === "/__mode" && method === "GET") return sendJson(res, 200, { mode: instance.mode });
     if (path === "/__mode" && method === "POST") return handleMode(req, res);
     return sendError(res, 404, OutcomeCode.NOT_FOUND_ROUTE, `no route for ${method} ${path}`);
   }
@@ -169,7 +170,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const keyHeader = req.headers[Header.idempotencyKey];
     const key = typeof keyHeader === "string" && keyHeader.trim().length > 0 ? keyHeader.trim() : undefined;
     if (key !== undefined) resumesReceived.push({ key, threadId: threadIdOf(raw), at: resolved.clock.now() });
-    const result = await engine.handleAgentPost(raw, key);
+    const result = await instance.handleAgentPost(raw, key);
     if (result.kind === "crashed") return;
     if (result.kind === "error") {
       sendError(res, result.status, result.code, result.message, result.headers);
@@ -187,29 +188,35 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       keepaliveMs: resolved.keepaliveMs,
       dropAfterFrames: result.dropAfterFrames,
     });
-    engine.hub.attach(result.runId, result.afterSeq, stream);
+    await instance.streamContract(stream, result.runId, result.afterSeq);
   }
 
   async function handleBackgroundPoll(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await drainBody(req, res);
     if (raw === undefined) return;
-    const answer = await engine.pollBackground(raw);
-    if (answer.kind === "json") sendJson(res, answer.status, answer.body, answer.headers);
+    const answer = await instance.pollBackground(raw);
+    if (answer === "abandoned") res.destroy();
+    else sendJson(res, answer.status, answer.body, answer.headers);
   }
 
-  function handleRunStatus(res: ServerResponse, runId: string): void {
-    const status = engine.runStatus(runId);
+  async function handleRunStatus(res: ServerResponse, runId: string): Promise<void> {
+    const status = await instance.runStatus(runId);
     if (status === undefined) sendError(res, 404, OutcomeCode.RUN_NOT_FOUND, "no such run");
     else sendJson(res, 200, status);
   }
 
-  function handleReattach(req: IncomingMessage, res: ServerResponse, url: URL, runId: string): void {
+  async function handleReattach(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    runId: string,
+  ): Promise<void> {
     const afterSeq = reattachCursor(req, url, runId);
     if (typeof afterSeq === "string") {
       sendError(res, 400, OutcomeCode.INVALID_REQUEST, afterSeq);
       return;
     }
-    const target = engine.attachTarget(runId);
+    const target = await instance.attachTarget(runId);
     if (target.kind === "unknown") {
       sendError(res, 404, OutcomeCode.RUN_NOT_FOUND, "no such run");
       return;
@@ -219,7 +226,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       return;
     }
     const stream = new SseStream(res, { keepaliveMs: resolved.keepaliveMs });
-    engine.hub.attach(runId, afterSeq, stream);
+    if (target.kind === "ok") {
+      await instance.streamContract(stream, runId, afterSeq);
+      return;
+    }
+    // A background run's log grows only inside polls: what is stored is all there is until the next one.
+    for (const frame of (await instance.backgroundFrames(runId, afterSeq)) ?? []) {
+      stream.writeFrame(formatEventId({ runId, seq: frame.seq }), frame.event);
+    }
+    stream.end();
   }
 
   async function handleChaos(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -244,7 +259,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       return sendError(res, 400, OutcomeCode.INVALID_REQUEST, `the body must be {"mode": one of ${known}}`);
     }
     const mode = parsed.data.mode;
-    engine.mode = mode;
+    instance.mode = mode;
     resolved.onModeChange(mode);
     sendJson(res, 200, { mode });
   }
@@ -294,11 +309,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     port: address.port,
     host: resolved.host,
     get mode() {
-      return engine.mode;
+      return instance.mode;
     },
     crashed,
     close: async () => {
-      if (!engine.dead) engine.markDead();
+      if (!instance.dead) instance.markDead();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();

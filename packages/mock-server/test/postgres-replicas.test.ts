@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ContractClient, resumeBody } from "../../server/test/support/contract-client";
 import { postgresUnavailable, startPostgres, type TestPostgres } from "../../server/test/support/postgres";
 import { type RoundRobinProxy, startRoundRobinProxy } from "../../server/test/support/round-robin-proxy";
 import { type PostgresMock, startPostgresMock } from "../src/library/postgres-mock";
@@ -87,5 +88,98 @@ describe.skipIf(unavailable !== undefined)("the mock on Postgres, three replicas
     } finally {
       await pool.end();
     }
+  });
+
+  test("a background run on three replicas: the submission fails on one, the re-poll on another resubmits the stored result; the tool ran once", {
+    timeout: 60_000,
+  }, async () => {
+    const threadId = "t-pg-background";
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${proxy.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+    const poll = async (token: string) => {
+      const response = await post("/agent/background/poll", { continuationToken: token });
+      return { response, body: (await response.json()) as Record<string, unknown> };
+    };
+    const started = await post(
+      "/agent",
+      {
+        threadId,
+        runId: `${threadId}-run`,
+        messages: [{ id: `${threadId}-m1`, role: "user", content: "please deploy to prod" }],
+        tools: [],
+        context: [],
+        state: {},
+        forwardedProps: { background: true },
+      },
+      { "idempotency-key": `${threadId}-key` },
+    );
+    expect(started.status).toBe(202);
+    const token = String(((await started.json()) as { continuationToken: string }).continuationToken);
+    const armed = await post("/__chaos", {
+      faults: [{ threadId, point: "background-submit", action: "status", status: 429, retryAfterMs: 2_000 }],
+    });
+    expect(armed.status).toBe(200);
+
+    // Round robin: the failed poll and its re-poll, one after the other, land on different replicas.
+    const deferred = await poll(token);
+    expect(deferred.response.status).toBe(429);
+    expect(deferred.response.headers.get("retry-after")).toBe("2");
+    const repolled = await poll(token);
+    expect(repolled.response.status).toBe(200);
+    expect(repolled.body.status).toBe("in_progress");
+    const done = await poll(String(repolled.body.continuationToken));
+    expect(done.body).toMatchObject({ status: "completed", continuationToken: null, error: null });
+
+    const ledger = (await (await fetch(`${proxy.url}/__ledger?threadId=${threadId}`)).json()) as {
+      executions: unknown[];
+    };
+    expect(ledger.executions).toHaveLength(1);
+  });
+
+  test("the inspection routes read the shared tables from any replica; /__reset on one empties them for all", {
+    timeout: 60_000,
+  }, async () => {
+    const threadId = "t-pg-inspect";
+    const get = async (path: string) =>
+      (await fetch(`${proxy.url}${path}`)).json() as Promise<Record<string, unknown[]>>;
+    const client = new ContractClient(proxy.url);
+    const turn = await client.askToDeploy(threadId, "please deploy to prod");
+    const key = `${threadId}-key`;
+    const applied = await client.run(resumeBody(threadId, `${threadId}-resume`, turn.interruptId, key), key);
+    expect(applied.events.at(-1)?.type).toBe("RUN_FINISHED");
+
+    // Three reads in a row, one per replica: each sees what another one wrote.
+    for (let replica = 0; replica < 3; replica += 1) {
+      const { occurrences } = await get(`/__occurrences?threadId=${threadId}`);
+      expect(occurrences).toMatchObject([
+        {
+          interruptId: turn.interruptId,
+          state: "RESOLVED",
+          claimedBy: null,
+          resultStored: true,
+          resolvedBy: `${threadId}-resume`,
+        },
+      ]);
+    }
+    expect((await get(`/__resumes?threadId=${threadId}`)).resumes).toMatchObject([{ key, threadId }]);
+    await fetch(`${proxy.url}/__chaos`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ faults: [{ threadId, point: "mid-tool", action: "fail" }] }),
+    });
+    expect((await get("/__chaos")).faults).toMatchObject([{ threadId, point: "mid-tool", action: "fail" }]);
+
+    expect((await fetch(`${proxy.url}/__reset`, { method: "POST" })).status).toBe(200);
+    for (let replica = 0; replica < 3; replica += 1) {
+      expect((await get("/__occurrences")).occurrences).toEqual([]);
+      expect((await get("/__ledger")).executions).toEqual([]);
+      expect((await get("/__resumes")).resumes).toEqual([]);
+      expect((await get("/__chaos")).faults).toEqual([]);
+    }
+    expect((await fetch(`${proxy.url}/agent/runs/${threadId}-resume`)).status).toBe(404);
   });
 });

@@ -14,6 +14,7 @@ export {
   type BackgroundAgent,
   type BackgroundSubmission,
   type BackgroundTurn,
+  DeliveryDeferred,
   DeliveryRejected,
 } from "./engine/background-agent";
 export { type BackgroundAnswer, parsePollRequest } from "./engine/background-engine";
@@ -35,6 +36,7 @@ export {
 export { realClock, type ServerClock } from "./engine/server-clock";
 export { followRun } from "./http/follow-run";
 export {
+  backgroundStatus,
   capabilitiesOf,
   createNodeHandler,
   type NodeHandler,

@@ -83,6 +83,18 @@ describe("background runs on the library", () => {
     expect(await ledger.entries(threadId)).toHaveLength(1);
   });
 
+  test("a submission the model defers (429, Retry-After) answers the poll with that 429 and Retry-After; the re-poll resubmits, the tool ran once", async () => {
+    const { threadId, token } = await start("deploy prod");
+    faults.arm(threadId, "background-submit", "rate-limited");
+    const deferred = await pollBackground(url, token);
+    expect(deferred.status).toBe(429);
+    expect(deferred.headers.get("retry-after")).toBe("3");
+    expect(deferred.body).toMatchObject({ error: { code: OutcomeCode.RATE_LIMITED } });
+    const again = await pollBackground(url, token);
+    expect(again.body.status).toBe("in_progress");
+    expect(await ledger.entries(threadId)).toHaveLength(1);
+  });
+
   test("a submission refused for good fails the run with BACKGROUND_TOOL_DELIVERY_REJECTED; the tool ran once", async () => {
     const { threadId, token } = await start("deploy prod");
     faults.arm(threadId, "background-submit", "fail");

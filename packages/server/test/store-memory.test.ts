@@ -63,3 +63,19 @@ test("a file that is not a contract store is refused with a clear error, not rep
   expect(() => createFileStore({ path })).toThrow(/not an agui-outbox contract store file/);
   expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ hello: "world" });
 });
+
+test("a prune with nothing past its window writes nothing; one that expires a log writes once", async () => {
+  let now = Date.parse("2026-03-01T09:00:00.000Z");
+  let writes = 0;
+  const store = new MemoryStore({ now: () => now, onChange: () => (writes += 1) });
+  const windows = { idempotencyWindowMs: 60_000, eventLogRetentionMs: 10_000 };
+  await store.beginRun("r1", "t", "A", 60_000);
+  await store.append("r1", "A", { type: "RUN_FINISHED", threadId: "t", runId: "r1" } as never);
+  writes = 0;
+  await store.prune(windows);
+  expect(writes).toBe(0);
+  now += 10_000;
+  await store.prune(windows);
+  expect(writes).toBe(1);
+  expect((await store.run("r1"))?.expired).toBe(true);
+});

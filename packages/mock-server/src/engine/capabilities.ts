@@ -5,8 +5,10 @@ import {
   type RecoveryCapability,
 } from "@agui-outbox/core/protocol";
 import { DEPLOY_TOOL, DEPLOY_TOOL_DESCRIPTION, deployToolParameters } from "../agent/deploy-script";
-import { BACKGROUND_POLL_PATH } from "../background/background-engine";
 import type { ResolvedOptions } from "../options";
+
+/** Where background runs are polled, relative to the server root. */
+export const BACKGROUND_POLL_PATH = "/agent/background/poll";
 
 /** `GET /agent/capabilities` in `fixed` mode: AG-UI capabilities plus the recovery contract. */
 export function fixedCapabilities(options: ResolvedOptions): AgentCapabilities {

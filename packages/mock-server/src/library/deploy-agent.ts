@@ -72,6 +72,29 @@ export type LibraryDeployAgent = Required<
   Pick<ContractServerOptions, "agent" | "beforeClaim" | "afterClaim" | "hydrate">
 > & { readonly tools: Readonly<Record<string, ToolDefinition>> };
 
+/**
+ * The fault at a point, with the two actions every point shares carried out:
+ * `crash` kills the instance there, `delay` pauses and goes on. What is
+ * returned (fail, status) is the caller's to act on.
+ */
+export function faultStep(
+  deps: Pick<LibraryDeployDeps, "faults" | "crash" | "sleep">,
+): (point: FaultPoint, threadId: string) => Promise<Fault | undefined> {
+  return async (point, threadId) => {
+    const fault = await deps.faults.take(point, threadId);
+    if (fault?.action === FaultAction.crash) {
+      deps.crash(point);
+      // The instance is abandoned: whatever this throw leads to, nothing more is written.
+      throw new Error(`crashed at ${point}`);
+    }
+    if (fault?.action === FaultAction.delay) {
+      await deps.sleep(delayOf(fault));
+      return undefined;
+    }
+    return fault;
+  };
+}
+
 /** A contract error with its code, as the library reports a thrown one. */
 function failure(code: string, message: string): Error {
   return Object.assign(new Error(message), { code });
@@ -86,21 +109,7 @@ function failure(code: string, message: string): Error {
  * `delay` pauses there and goes on.
  */
 export function libraryDeployAgent(deps: LibraryDeployDeps): LibraryDeployAgent {
-  const { faults } = deps;
-  /** The fault at `point`: crash kills the instance here, delay pauses; the rest is returned. */
-  const at = async (point: FaultPoint, threadId: string): Promise<Fault | undefined> => {
-    const fault = await faults.take(point, threadId);
-    if (fault?.action === FaultAction.crash) {
-      deps.crash(point);
-      // The instance is abandoned: whatever this throw leads to, nothing more is written.
-      throw new Error(`crashed at ${point}`);
-    }
-    if (fault?.action === FaultAction.delay) {
-      await deps.sleep(delayOf(fault));
-      return undefined;
-    }
-    return fault;
-  };
+  const at = faultStep(deps);
 
   const beforeClaim: BeforeClaim = async ({ threadId }) => {
     if ((await at(FaultPoint.beforeClaim, threadId)) === undefined) return undefined;

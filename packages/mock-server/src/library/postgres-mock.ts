@@ -16,12 +16,18 @@ import { PostgresStore } from "@agui-outbox/server/postgres";
 import { Pool } from "pg";
 import { ChaosRequestSchema, FaultAction, FaultPoint } from "../chaos/fault";
 import { injectedStatusError } from "../chaos/injected-status";
-import { libraryDeployAgent } from "./deploy-agent";
+import { libraryBackgroundDeploy } from "./background-deploy";
+import { type LibraryDeployDeps, libraryDeployAgent } from "./deploy-agent";
 import {
   armFaults,
   createMockTables,
+  faultsArmed,
   ledgerOf,
+  occurrencesOf,
   recordDeploy,
+  recordResume,
+  resetTables,
+  resumesOf,
   tableFaults,
   tableHistory,
 } from "./postgres-tables";
@@ -51,8 +57,11 @@ export interface PostgresMock {
  * The mock's contract mode on `@agui-outbox/server` and its Postgres store, so
  * several instances on one database are replicas of one server: claims, runs
  * and logs in the library's tables; faults (`/__chaos`), the ledger
- * (`/__ledger`) and thread history in the mock's. The emulations of servers
- * without the contract (`/__mode`) and `/__reset` stay with the in-memory mock.
+ * (`/__ledger`) and thread history in the mock's. Background runs are the
+ * library's too (polled at `/agent/background/poll` on any replica), and so
+ * are the inspection routes (`/__occurrences`, `/__resumes`, `/__reset`, read
+ * and written in the shared tables). The emulations of servers without the
+ * contract (`/__mode`) stay with the in-memory mock.
  */
 export async function startPostgresMock(options: PostgresMockOptions): Promise<PostgresMock> {
   const schema = options.schema ?? "agui_outbox";
@@ -63,7 +72,7 @@ export async function startPostgresMock(options: PostgresMockOptions): Promise<P
   const faults = tableFaults(pool, s);
   const sockets = new Set<Socket>();
   const onCrash = options.onCrash ?? (() => {});
-  const deploy = libraryDeployAgent({
+  const agentDeps: LibraryDeployDeps = {
     faults,
     record: (entry) => recordDeploy(pool, s, entry),
     history: tableHistory(pool, s),
@@ -76,10 +85,11 @@ export async function startPostgresMock(options: PostgresMockOptions): Promise<P
       for (const socket of sockets) socket.destroy();
       onCrash(point);
     },
-  });
+  };
   const contract = createContractServer({
     store,
-    ...deploy,
+    ...libraryDeployAgent(agentDeps),
+    background: libraryBackgroundDeploy(agentDeps),
     ...(options.instanceId === undefined ? {} : { instanceId: options.instanceId }),
     claimLeaseMs: options.claimLeaseMs ?? 30_000,
     keepaliveMs: options.keepaliveMs ?? 15_000,
@@ -102,6 +112,9 @@ export async function startPostgresMock(options: PostgresMockOptions): Promise<P
       return;
     }
     const threadId = threadIdOf(raw);
+    const keyHeader = req.headers[Header.idempotencyKey];
+    const key = typeof keyHeader === "string" && keyHeader.trim().length > 0 ? keyHeader.trim() : undefined;
+    if (key !== undefined) await recordResume(pool, s, { key, threadId, at: Date.now() });
     const early = threadId === null ? undefined : await faults.take(FaultPoint.beforeResponse, threadId);
     if (early?.action === FaultAction.crash) {
       contract.abandon();
@@ -121,8 +134,6 @@ export async function startPostgresMock(options: PostgresMockOptions): Promise<P
       sendError(res, status, code, message, headers);
       return;
     }
-    const keyHeader = req.headers[Header.idempotencyKey];
-    const key = typeof keyHeader === "string" && keyHeader.trim().length > 0 ? keyHeader.trim() : undefined;
     const result = await contract.engine.handleRun(raw, key, "/agent/background/poll");
     if (result.kind === "abandoned") res.destroy();
     else if (result.kind === "error") sendError(res, result.status, result.code, result.message);
@@ -157,6 +168,20 @@ export async function startPostgresMock(options: PostgresMockOptions): Promise<P
       return sendJson(res, 200, { executions: await ledgerOf(pool, s, url.searchParams.get("threadId")) });
     }
     if (path === "/__mode" && method === "GET") return sendJson(res, 200, { mode: "fixed" });
+    const threadId = url.searchParams.get("threadId");
+    if (path === "/__resumes" && method === "GET") {
+      return sendJson(res, 200, { resumes: await resumesOf(pool, s, threadId) });
+    }
+    if (path === "/__occurrences" && method === "GET") {
+      return sendJson(res, 200, { occurrences: await occurrencesOf(pool, s, threadId) });
+    }
+    if (path === "/__chaos" && method === "GET")
+      return sendJson(res, 200, { faults: await faultsArmed(pool, s) });
+    if (path === "/__reset" && method === "POST") {
+      await readBody(req, 64 * 1024).catch(() => undefined);
+      await resetTables(pool, s);
+      return sendJson(res, 200, { ok: true });
+    }
     if (path === "/__chaos" && method === "POST") {
       let json: unknown;
       try {

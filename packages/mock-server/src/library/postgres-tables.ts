@@ -3,12 +3,14 @@ import type { Pool } from "pg";
 import type { Fault, FaultPoint } from "../chaos/fault";
 import type { LedgerEntry } from "../state/mock-state";
 import type { FaultSource, ThreadHistory } from "./deploy-agent";
+import type { OccurrenceView } from "./fixed-mode";
 
 /**
  * The mock's own state on Postgres, beside the library's tables, so every
  * instance on the database shares it: armed faults (each firing one row,
  * taken once by whichever instance reaches its point), the ledger of deploys,
- * and each thread's messages for hydration. `s` is the quoted schema name.
+ * each thread's messages for hydration, and the keyed requests received
+ * (`/__resumes`). `s` is the quoted schema name.
  */
 export async function createMockTables(pool: Pool, s: string): Promise<void> {
   const client = await pool.connect();
@@ -24,6 +26,8 @@ export async function createMockTables(pool: Pool, s: string): Promise<void> {
     await client.query(`CREATE TABLE IF NOT EXISTS ${s}.mock_messages (
       id bigserial PRIMARY KEY, thread_id text NOT NULL, message_id text NOT NULL, message jsonb NOT NULL,
       UNIQUE (thread_id, message_id))`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.mock_resumes (
+      id bigserial PRIMARY KEY, thread_id text, entry jsonb NOT NULL)`);
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
@@ -93,4 +97,92 @@ export function tableHistory(pool: Pool, s: string): ThreadHistory {
       }
     },
   };
+}
+
+/** One `POST /agent` that carried an Idempotency-Key, as `/__resumes` lists it. */
+export interface ResumeReceived {
+  readonly key: string;
+  readonly threadId: string | null;
+  readonly at: number;
+}
+
+export async function recordResume(pool: Pool, s: string, resume: ResumeReceived): Promise<void> {
+  await pool.query(`INSERT INTO ${s}.mock_resumes (thread_id, entry) VALUES ($1, $2)`, [
+    resume.threadId,
+    JSON.stringify(resume),
+  ]);
+}
+
+export async function resumesOf(pool: Pool, s: string, threadId: string | null): Promise<ResumeReceived[]> {
+  const rows = await pool.query<{ entry: ResumeReceived }>(
+    `SELECT entry FROM ${s}.mock_resumes WHERE $1::text IS NULL OR thread_id = $1 ORDER BY id`,
+    [threadId],
+  );
+  return rows.rows.map((row) => row.entry);
+}
+
+export async function faultsArmed(pool: Pool, s: string): Promise<Fault[]> {
+  const rows = await pool.query<{ fault: Fault }>(`SELECT fault FROM ${s}.mock_faults ORDER BY id`);
+  return rows.rows.map((row) => ({ ...row.fault, times: 1 }));
+}
+
+/**
+ * `/__occurrences` read across threads from the library's `occurrences` table
+ * (schema version 1 on): every replica's claims, the answers' content left out.
+ */
+export async function occurrencesOf(
+  pool: Pool,
+  s: string,
+  threadId: string | null,
+): Promise<OccurrenceView[]> {
+  const rows = await pool.query<{
+    thread_id: string;
+    interrupt_id: string;
+    state: string;
+    claim_run_id: string | null;
+    lease_until: string | null;
+    result_stored: boolean;
+    resolved_by: string | null;
+    expires_at: string | null;
+  }>(
+    `SELECT o.thread_id, o.interrupt_id, o.state, o.claim_run_id, o.lease_until,
+            o.result IS NOT NULL AS result_stored, outcome.run_id AS resolved_by,
+            o.interrupt->>'expiresAt' AS expires_at
+       FROM ${s}.occurrences o LEFT JOIN ${s}.outcomes outcome ON outcome.key = o.outcome_key
+      WHERE $1::text IS NULL OR o.thread_id = $1
+      ORDER BY o.created_at, o.interrupt_id`,
+    [threadId],
+  );
+  return rows.rows.map((row) => ({
+    threadId: row.thread_id,
+    interruptId: row.interrupt_id,
+    state: row.state,
+    claimedBy: row.claim_run_id,
+    leaseUntil: row.claim_run_id === null ? null : new Date(Number(row.lease_until)).toISOString(),
+    resultStored: row.result_stored,
+    resolvedBy: row.resolved_by,
+    expiresAt: row.expires_at,
+  }));
+}
+
+/**
+ * `/__reset` on Postgres: empties the library's tables and the mock's in one
+ * transaction. Runs in flight on other replicas are not stopped; their next
+ * conditional write finds no row and changes nothing.
+ */
+export async function resetTables(pool: Pool, s: string): Promise<void> {
+  const tables = [
+    "run_events",
+    "runs",
+    "occurrences",
+    "outcomes",
+    "idempotency_keys",
+    "background_tokens",
+    "background_runs",
+    "mock_faults",
+    "mock_ledger",
+    "mock_messages",
+    "mock_resumes",
+  ];
+  await pool.query(`TRUNCATE ${tables.map((table) => `${s}.${table}`).join(", ")}`);
 }

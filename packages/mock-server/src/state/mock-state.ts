@@ -1,41 +1,38 @@
 import type { AgUiEvent, Interrupt, Message } from "@agui-outbox/core/protocol";
+import type { MemoryDocument } from "@agui-outbox/server";
 
 /**
  * Everything the server must keep across a crash and restart: a plain JSON
- * document, so the file store can write it atomically in one piece.
+ * document, so the file store can write it atomically in one piece. The
+ * `fixed` mode's state is the contract library's memory-store document, kept
+ * whole under `contract`; the rest is the mock's own (thread history, the
+ * ledger, and the emulated servers' occurrences).
  */
 export interface MockState {
   readonly version: 1;
   threads: Record<string, ThreadRecord>;
-  /** Keyed by {@link occurrenceKey}. */
+  /** The emulations' (`af-*`) approval occurrences, keyed by {@link occurrenceKey}. */
   occurrences: Record<string, Occurrence>;
-  /** Keyed by the `Idempotency-Key` header value. */
-  idempotency: Record<string, IdempotencyRecord>;
-  runs: Record<string, RunRecord>;
   ledger: LedgerEntry[];
-  /** Background runs, keyed by runId. */
-  background: Record<string, BackgroundRun>;
-  /** Every continuation token ever handed out, so a stale one is told apart from an unknown one. */
-  backgroundTokens: Record<string, BackgroundToken>;
+  /** The `fixed` mode's claims, outcomes, idempotency records, run logs and background runs. */
+  contract?: MemoryDocument;
 }
 
 export function emptyState(): MockState {
-  return {
-    version: 1,
-    threads: {},
-    occurrences: {},
-    idempotency: {},
-    runs: {},
-    ledger: [],
-    background: {},
-    backgroundTokens: {},
-  };
+  return { version: 1, threads: {}, occurrences: {}, ledger: [] };
 }
 
-/** Fills fields added after a state file was written. */
+/** Fields a state file written before the `fixed` mode ran on the library still has. */
+const OBSOLETE_FIELDS = ["idempotency", "runs", "background", "backgroundTokens"] as const;
+
+/**
+ * Drops what an older state file kept for the mock's own contract engine: its
+ * claims and logs do not carry over (the library's document starts empty), the
+ * threads, ledger and emulations' occurrences do.
+ */
 export function upgradeState(state: MockState): MockState {
-  state.background ??= {};
-  state.backgroundTokens ??= {};
+  const record = state as unknown as Record<string, unknown>;
+  for (const field of OBSOLETE_FIELDS) delete record[field];
   return state;
 }
 
@@ -116,86 +113,10 @@ export function occurrenceKey(threadId: string, interruptId: string): string {
   return JSON.stringify([threadId, interruptId]);
 }
 
-export interface IdempotencyRecord {
-  readonly key: string;
-  readonly bodyHash: string;
-  readonly runId: string;
-  readonly threadId: string;
-  readonly createdAt: number;
-}
-
-export interface StoredFrame {
-  readonly seq: number;
-  readonly event: AgUiEvent;
-}
-
-export interface RunRecord {
-  readonly runId: string;
-  readonly threadId: string;
-  frames: StoredFrame[];
-  lastSeq: number;
-  /** The latest attempt's terminal event, or null while it runs. */
-  terminal: AgUiEvent | null;
-  readonly createdAt: number;
-  updatedAt: number;
-  /** Set once the log passed its retention window: frames are gone, re-attach gets 410. */
-  expired: boolean;
-  continuationToken: string | null;
-}
-
 export interface LedgerEntry {
   readonly threadId: string;
   readonly toolCallId: string;
   readonly name: string;
   readonly args: Record<string, unknown>;
   readonly at: string;
-}
-
-/**
- * `REQUESTED → EXECUTING → COMPLETED (result stored) → DELIVERING → DELIVERED`,
- * side exit `INDETERMINATE` (executing, no result, its poll gone).
- */
-export const CallState = {
-  requested: "REQUESTED",
-  executing: "EXECUTING",
-  completed: "COMPLETED",
-  delivering: "DELIVERING",
-  delivered: "DELIVERED",
-  indeterminate: "INDETERMINATE",
-} as const;
-export type CallState = (typeof CallState)[keyof typeof CallState];
-
-/** One tool call of a background run; identity is (responseId, callId, position), never callId alone. */
-export interface BackgroundCall {
-  readonly responseId: string;
-  readonly callId: string;
-  readonly position: number;
-  readonly name: string;
-  readonly args: Record<string, unknown>;
-  state: CallState;
-  result: { readonly messageId: string; readonly content: string } | null;
-}
-
-export interface BackgroundRun {
-  readonly runId: string;
-  readonly threadId: string;
-  status: "queued" | "in_progress" | "completed" | "failed";
-  /** 0: the model turn that requests tool calls; 1: the final model turn; 2: done. */
-  step: number;
-  /** The current continuation token; null once the run is done. */
-  token: string | null;
-  /** The token whose poll finished the run: re-polling it returns the final answer again. */
-  finalToken: string | null;
-  /** What the user asked, for the scripted model turns. */
-  readonly request: string;
-  calls: BackgroundCall[];
-  /** The poll advancing the run right now; its lease lets a dead instance's poll lapse. */
-  poll: { readonly pollId: string; leaseUntil: number } | null;
-  error: { readonly code: string; readonly message: string } | null;
-}
-
-export interface BackgroundToken {
-  readonly runId: string;
-  /** Events after this seq answer the poll made with this token. */
-  readonly afterSeq: number;
 }

@@ -35,7 +35,9 @@ export interface BackgroundAgent {
   /**
    * Hands the step's results to the model (for example, POSTs the function
    * outputs). Throw {@link DeliveryRejected} when they are refused for good;
-   * any other error is taken as transient. @default results go to the next
+   * throw {@link DeliveryDeferred} to pass on the model's own retry hint (a
+   * 429 with `Retry-After`); any other error is taken as transient (503,
+   * retry after 1 s). @default results go to the next
    * step's `respond` as tool messages
    */
   submit?(submission: BackgroundSubmission): unknown;
@@ -46,5 +48,22 @@ export class DeliveryRejected extends Error {
   constructor(message: string) {
     super(message);
     this.name = "DeliveryRejected";
+  }
+}
+
+/**
+ * The model asked for the tool outputs again later (for example a 429 with
+ * `Retry-After`): the poll answers with that status and `Retry-After`, and the
+ * held token stays current, as for any transient failure.
+ */
+export class DeliveryDeferred extends Error {
+  readonly status: 429 | 503;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, status: 429 | 503 = 503, retryAfterMs?: number) {
+    super(message);
+    this.name = "DeliveryDeferred";
+    this.status = status;
+    this.retryAfterMs = retryAfterMs;
   }
 }

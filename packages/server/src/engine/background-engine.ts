@@ -15,7 +15,7 @@ import {
 } from "../store/background-records";
 import type { StoredFrame, StoredToolResult } from "../store/records";
 import { stampCursor } from "../store/release-claim";
-import { type BackgroundAgent, DeliveryRejected } from "./background-agent";
+import { type BackgroundAgent, DeliveryDeferred, DeliveryRejected } from "./background-agent";
 import {
   appendFrames,
   type BackgroundAnswer,
@@ -191,7 +191,7 @@ export class BackgroundEngine {
       const step = await this.#advance(run, token, write, abort.signal);
       if (step.kind === "transient") {
         await write({ ...step.run, poll: null });
-        return transient(step.message);
+        return transient(step.message, step.status, step.retryAfterMs);
       }
       return { status: 200, body: responseOf(step.run, afterSeq) };
     } catch (caught) {
@@ -211,7 +211,13 @@ export class BackgroundEngine {
     signal: AbortSignal,
   ): Promise<
     | { readonly kind: "advanced"; readonly run: BackgroundRunRecord }
-    | { readonly kind: "transient"; readonly run: BackgroundRunRecord; readonly message: string }
+    | {
+        readonly kind: "transient";
+        readonly run: BackgroundRunRecord;
+        readonly message: string;
+        readonly status?: 429 | 503;
+        readonly retryAfterMs?: number;
+      }
   > {
     let run = start;
     const { tools } = this.#options;
@@ -334,6 +340,12 @@ export class BackgroundEngine {
         run,
         message:
           "submitting the tool outputs failed after the tools ran; poll again with the same continuation token",
+        ...(caught instanceof DeliveryDeferred
+          ? {
+              status: caught.status,
+              ...(caught.retryAfterMs === undefined ? {} : { retryAfterMs: caught.retryAfterMs }),
+            }
+          : {}),
       };
     }
     const toolMessages: Message[] = results.map(

@@ -30,9 +30,11 @@ export function error(status: number, code: string, message: string): Background
   return { status, body: { error: { code, message } } };
 }
 
-/** Retryable: the held token stays current. */
-export function transient(message: string): BackgroundAnswer {
-  return { ...error(503, OutcomeCode.UNAVAILABLE, message), headers: { "retry-after": "1" } };
+/** Retryable: the held token stays current. 429 passes a model's rate limit on; anything else is 503. */
+export function transient(message: string, status: 429 | 503 = 503, retryAfterMs = 1000): BackgroundAnswer {
+  const code = status === 429 ? OutcomeCode.RATE_LIMITED : OutcomeCode.UNAVAILABLE;
+  const seconds = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  return { ...error(status, code, message), headers: { "retry-after": seconds } };
 }
 
 /** The token of a poll's body, or why the body is not a poll (both answer 400). */

@@ -83,7 +83,8 @@ function sendAnswer(res: ServerResponse, answer: BackgroundAnswer): void {
   sendJson(res, answer.status, answer.body);
 }
 
-function backgroundStatus(run: BackgroundRunRecord): RunStatus {
+/** `GET {base}/runs/:runId` of a background run: its status and current continuation token. */
+export function backgroundStatus(run: BackgroundRunRecord): RunStatus {
   const terminal = run.frames.at(-1)?.event;
   const ended = terminal?.type === "RUN_FINISHED" || terminal?.type === "RUN_ERROR";
   return {

@@ -295,28 +295,37 @@ export class MemoryStore implements ContractStore {
 
   async prune(windows: RetentionWindows): Promise<void> {
     const now = this.#now();
+    // Pruning runs on every sweep (and on every request of the mock): write only when it removed something.
+    let changed = false;
     for (const run of Object.values(this.#doc.background)) {
       if (!isBackgroundEnded(run) || run.updatedAt + windows.idempotencyWindowMs > now) continue;
       delete this.#doc.background[run.runId];
       for (const token of Object.keys(run.tokens)) delete this.#doc.backgroundTokens[token];
+      changed = true;
     }
     for (const run of Object.values(this.#doc.runs)) {
       if (run.terminal === null) continue;
       if (run.updatedAt + windows.idempotencyWindowMs <= now) {
         delete this.#doc.runs[run.runId];
         delete this.#doc.frames[run.runId];
+        changed = true;
       } else if (!run.expired && run.updatedAt + windows.eventLogRetentionMs <= now) {
         this.#doc.runs[run.runId] = { ...run, expired: true };
         this.#doc.frames[run.runId] = [];
+        changed = true;
       }
     }
     for (const record of Object.values(this.#doc.idempotency)) {
-      if (record.createdAt + windows.idempotencyWindowMs <= now) delete this.#doc.idempotency[record.key];
+      if (record.createdAt + windows.idempotencyWindowMs > now) continue;
+      delete this.#doc.idempotency[record.key];
+      changed = true;
     }
     for (const [key, outcome] of Object.entries(this.#doc.outcomes)) {
-      if (outcome.at + windows.idempotencyWindowMs <= now) delete this.#doc.outcomes[key];
+      if (outcome.at + windows.idempotencyWindowMs > now) continue;
+      delete this.#doc.outcomes[key];
+      changed = true;
     }
-    this.#changed();
+    if (changed) this.#changed();
   }
 
   async close(): Promise<void> {

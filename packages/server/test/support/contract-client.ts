@@ -94,6 +94,7 @@ export function resumeBody(
 /** The status and JSON body of a background start or poll. */
 export interface JsonAnswer {
   readonly status: number;
+  readonly headers: Headers;
   /** A `BackgroundResponse`, or an error body (only `error` set). */
   readonly body: {
     readonly runId?: string;
@@ -106,7 +107,7 @@ export interface JsonAnswer {
 }
 
 export async function readJson(response: Response): Promise<JsonAnswer> {
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
 /** `POST {url}/agent/background/poll` with a continuation token. */

@@ -1,5 +1,10 @@
 import type { AgUiEvent } from "@agui-outbox/core/protocol";
-import { type BackgroundAgent, type BackgroundSubmission, DeliveryRejected } from "../../src/index";
+import {
+  type BackgroundAgent,
+  type BackgroundSubmission,
+  DeliveryDeferred,
+  DeliveryRejected,
+} from "../../src/index";
 import type { FaultSource } from "./postgres-faults";
 
 /**
@@ -7,7 +12,8 @@ import type { FaultSource } from "./postgres-faults";
  * `deploy <target>` with one `deploy` tool call (the user's words as its
  * `flags`, so `[slow-tool]` holds the tool), step 1 reports the receipt. Each
  * submission takes a `background-submit` fault armed for the thread: `status`
- * fails it (transient: the token stays current), `fail` refuses it for good.
+ * fails it (transient: the token stays current), `rate-limited` defers it with
+ * 429 and a 2.5 s `Retry-After`, `fail` refuses it for good.
  */
 export function scriptedBackgroundAgent(faults?: FaultSource): BackgroundAgent & {
   readonly submissions: BackgroundSubmission[];
@@ -48,6 +54,8 @@ export function scriptedBackgroundAgent(faults?: FaultSource): BackgroundAgent &
       submissions.push(submission);
       const fault = await faults?.take(submission.threadId, "background-submit");
       if (fault?.action === "fail") throw new DeliveryRejected("the model refused the tool outputs");
+      if (fault?.action === "rate-limited")
+        throw new DeliveryDeferred("rate limited by the model", 429, 2_500);
       if (fault !== undefined) throw new Error("429 rate limited while submitting the tool outputs");
     },
   };

@@ -1,0 +1,110 @@
+import type { AgUiEvent, Message, RunAgentInput } from "@agui-outbox/core/protocol";
+import { type BackgroundAgent, DeliveryDeferred, DeliveryRejected } from "@agui-outbox/server";
+import {
+  asksToDeploy,
+  DEPLOY_TOOL,
+  deployDone,
+  deployIntro,
+  deployTarget,
+  SMALL_TALK_TEXT,
+} from "../agent/deploy-script";
+import { lastUserText } from "../agent/scripted-turns";
+import { FaultAction, FaultPoint } from "../chaos/fault";
+import { faultStep, type LibraryDeployDeps } from "./deploy-agent";
+
+/** The target the run's first response asked to deploy to, read back from its tool call. */
+function requestedTarget(input: RunAgentInput): string {
+  for (const message of [...input.messages].reverse()) {
+    const call = (message as { toolCalls?: { function: { arguments: string } }[] }).toolCalls?.[0];
+    if (call === undefined) continue;
+    try {
+      const target = (JSON.parse(call.function.arguments) as { target?: unknown }).target;
+      if (typeof target === "string") return target;
+    } catch {
+      // The mock wrote these arguments itself; fall through to the default.
+    }
+  }
+  return "staging";
+}
+
+/**
+ * The mock's scripted background run on the library's `background` steps: the
+ * first response asks for one `deploy_change` call (run by the library through
+ * the same wrapped tool as an approval's), `submit` is where the
+ * `background-submit` fault lands (`fail` refuses the outputs for good, a
+ * status defers them with that status), and the next response says it is
+ * done. Each step's messages go to the thread's history, for hydration.
+ */
+export function libraryBackgroundDeploy(deps: LibraryDeployDeps): BackgroundAgent {
+  const at = faultStep(deps);
+  const say = (messageId: string, text: string): AgUiEvent[] => [
+    { type: "TEXT_MESSAGE_START", messageId, role: "assistant" } as AgUiEvent,
+    { type: "TEXT_MESSAGE_CONTENT", messageId, delta: text } as AgUiEvent,
+    { type: "TEXT_MESSAGE_END", messageId } as AgUiEvent,
+  ];
+  return {
+    async *respond({ input, step }) {
+      const { threadId } = input;
+      const messageId = deps.randomUUID();
+      if (step >= 1) {
+        const text = deployDone(requestedTarget(input));
+        yield* say(messageId, text);
+        await deps.history.append(threadId, [{ id: messageId, role: "assistant", content: text }]);
+        return;
+      }
+      await deps.history.append(threadId, input.messages);
+      const words = lastUserText(input.messages);
+      if (!asksToDeploy(words)) {
+        yield* say(messageId, SMALL_TALK_TEXT);
+        await deps.history.append(threadId, [{ id: messageId, role: "assistant", content: SMALL_TALK_TEXT }]);
+        return;
+      }
+      const target = deployTarget(words);
+      const text = deployIntro(target).replace(" I need your approval first.", "");
+      const callId = `call_${deps.randomUUID()}`;
+      const args = JSON.stringify({ target });
+      yield* say(messageId, text);
+      yield {
+        type: "TOOL_CALL_START",
+        toolCallId: callId,
+        toolCallName: DEPLOY_TOOL,
+        parentMessageId: messageId,
+      } as AgUiEvent;
+      yield { type: "TOOL_CALL_ARGS", toolCallId: callId, delta: args } as AgUiEvent;
+      yield { type: "TOOL_CALL_END", toolCallId: callId } as AgUiEvent;
+      await deps.history.append(threadId, [
+        {
+          id: messageId,
+          role: "assistant",
+          content: text,
+          toolCalls: [{ id: callId, type: "function", function: { name: DEPLOY_TOOL, arguments: args } }],
+        } as Message,
+      ]);
+    },
+    async submit({ threadId, results }) {
+      const fault = await at(FaultPoint.backgroundSubmit, threadId);
+      if (fault?.action === FaultAction.fail) {
+        throw new DeliveryRejected("the result could not be delivered");
+      }
+      if (fault !== undefined) {
+        throw new DeliveryDeferred(
+          "the tool outputs were not accepted yet",
+          fault.status === 429 ? 429 : 503,
+          fault.retryAfterMs,
+        );
+      }
+      await deps.history.append(
+        threadId,
+        results.map(
+          (result) =>
+            ({
+              id: result.messageId,
+              role: "tool",
+              toolCallId: result.toolCallId,
+              content: result.content,
+            }) as Message,
+        ),
+      );
+    },
+  };
+}
