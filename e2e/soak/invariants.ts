@@ -39,7 +39,10 @@ export function checkInvariants(observed: Observation): string[] {
   if (entries.length !== questions && entries.length > 0)
     violations.push(`${questions} answer(s) made ${entries.length} outbox entries`);
   for (const entry of entries) {
-    if (!FINAL_VERDICTS.has(entry.state)) violations.push(`an answer was left in state "${entry.state}"`);
+    if (!FINAL_VERDICTS.has(entry.state))
+      violations.push(
+        `an answer was left in state "${entry.state}" (attempts ${entry.attempts}, last error ${entry.lastError ? `${entry.lastError.kind ?? "?"} ${entry.lastError.code ?? ""}`.trim() : "none"})`,
+      );
     if (entry.decision === null || entry.decision === undefined)
       violations.push(`the ${entry.state} answer lost its decision`);
   }

@@ -21,6 +21,8 @@ const SETTLING: ReadonlySet<string> = new Set(["applied", "elsewhere", "lost", "
 export class BatchDelivery {
   readonly #book: EntryBook;
   readonly #transport: DeliveryTransport;
+  /** Per batch (thread and questions), the last seal queued: seals of one batch run one after another. */
+  readonly #sealing = new Map<string, Promise<void>>();
 
   constructor(book: EntryBook, transport: DeliveryTransport) {
     this.#book = book;
@@ -55,8 +57,29 @@ export class BatchDelivery {
     return members;
   }
 
-  /** Seals the batch: followers first, then the sender, so a sender is never queued without them. */
-  async seal(
+  /**
+   * Seals the batch: followers first, then the sender, so a sender is never
+   * queued without them. One seal of a batch at a time, each from the entries
+   * as the one before left them: two seals begun together (a start finding
+   * every answer held seals from each of them) would each seal the other's
+   * sender to itself, and two answers that follow each other never go.
+   */
+  seal(entry: OutboxEntry, serverKind: ServerKind | undefined, at: number): Promise<OutboxEntry | undefined> {
+    const batch = `${entry.threadId}\u0000${entry.batch?.interruptIds.join() ?? entry.key}`;
+    const before = this.#sealing.get(batch) ?? Promise.resolve();
+    const run = before.then(() => this.#sealNow(this.#book.get(entry.key) ?? entry, serverKind, at));
+    const done = run.then(
+      () => {},
+      () => {},
+    );
+    this.#sealing.set(batch, done);
+    void done.then(() => {
+      if (this.#sealing.get(batch) === done) this.#sealing.delete(batch);
+    });
+    return run;
+  }
+
+  async #sealNow(
     entry: OutboxEntry,
     serverKind: ServerKind | undefined,
     at: number,

@@ -127,6 +127,36 @@ test("a reload that cuts the seal short: the next start seals the rest and sends
   expect(await ledger(harness)).toHaveLength(2);
 });
 
+test("a reload before the seal: the next start seals the two held answers into one request, under one key", async () => {
+  const harness = await startHarness();
+  const storage = new MemoryStore();
+  const log: RequestRecord[] = [];
+  // Both answers written, none of the seal's writes: the page dies there.
+  const page = makeClient(harness, { storage: freezingAfter(storage, 2) });
+  await page.start();
+  const [prod, staging] = await askTwice(page, "t-unsealed");
+  if (!prod || !staging) throw new Error("two interrupts expected");
+  const first = await page.answer({ threadId: "t-unsealed", interruptId: prod.id, approved: true });
+  void page.answer({ threadId: "t-unsealed", interruptId: staging.id, approved: true });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  page.dispose();
+  const stored = await storage.listByNamespace("user-1");
+  expect(stored.map((entry) => entry.state)).toEqual(["held", "held"]);
+
+  const next = makeClient(harness, { storage, deps: { fetch: recordingFetch(log) } });
+  await next.start();
+  const second = stored.find((entry) => entry.key !== first.key);
+  if (!second) throw new Error("no second entry");
+  const [a, b] = await Promise.all([settled(next, first.key), settled(next, second.key)]);
+  expect([a.state, b.state]).toEqual(["applied", "applied"]);
+  // One of them sent for both: never two senders, never two followers of each other.
+  expect([a, b].filter((entry) => entry.batch?.sendsWith === undefined)).toHaveLength(1);
+  const sent = resumes(log);
+  expect(sent).toHaveLength(1);
+  expect([first.key, second.key]).toContain(sent[0]?.idempotencyKey);
+  expect(await ledger(harness)).toHaveLength(2);
+});
+
 // Agent Framework 1.0.1 (af-legacy) takes only the first entry of a resume: the other
 // question is neither run nor consumed. Its answer is not applied and not lost:
 // nothing ran for it, and it is kept for the person to send again on its own.
