@@ -68,6 +68,7 @@ export class BatchDelivery {
     const batch = `${entry.threadId}\u0000${entry.batch?.interruptIds.join() ?? entry.key}`;
     const before = this.#sealing.get(batch) ?? Promise.resolve();
     const run = before.then(() => this.#sealNow(this.#book.get(entry.key) ?? entry, serverKind, at));
+    // The chain only orders the seals: the caller awaits `run` and gets its failure.
     const done = run.then(
       () => {},
       () => {},
