@@ -3,7 +3,7 @@ import { buildResumeBody } from "../answer/build-resume-body";
 import { decisionOf, sameDecision } from "../answer/decision";
 import type { DeliveryEngine } from "../delivery/delivery-engine";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
-import type { OutboxEntry } from "../outbox/entry";
+import { isFinalState, type OutboxEntry } from "../outbox/entry";
 import { questionOf } from "../outbox/entry-question";
 import type { OutboxStore } from "../outbox/outbox-store";
 import { createEntry, DEFAULT_RETENTION_MS, reduceEntry } from "../outbox/reducer";
@@ -102,7 +102,7 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
     const batch = siblings.length > 1 ? { interruptIds: siblings } : undefined;
     const key = deps.randomUUID();
     const runId = deps.randomUUID();
-    const now = deps.now();
+    const now = batch ? afterEveryAnswerOf(batch, input.threadId, running.entries(), deps.now()) : deps.now();
     const fresh = createEntry({
       key,
       namespace,
@@ -186,4 +186,27 @@ function recordedDecisionOf(entry: OutboxEntry): RecordedDecision {
         ? { approved: true, ...(decision.editedArgs ? { editedArgs: decision.editedArgs } : {}) }
         : { approved: false, ...(decision.reason === undefined ? {} : { reason: decision.reason }) },
   };
+}
+
+/**
+ * An answer to one of a run's questions is timed after every answer of the batch
+ * this tab knows (however the clock moved): the last answered, which sends for
+ * the batch, is then the latest one stored, and every tab reads it alike.
+ */
+function afterEveryAnswerOf(
+  batch: { readonly interruptIds: readonly string[] },
+  threadId: string,
+  entries: readonly OutboxEntry[],
+  now: number,
+): number {
+  let latest = now;
+  for (const entry of entries) {
+    if (
+      entry.threadId === threadId &&
+      batch.interruptIds.includes(entry.interruptId) &&
+      !isFinalState(entry.state)
+    )
+      latest = Math.max(latest, entry.createdAt + 1);
+  }
+  return latest;
 }

@@ -1,4 +1,5 @@
 import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
+import type { EntryAction } from "../outbox/reducer";
 import { classifyOutcome } from "../outcome/classify";
 import { outcomeContext } from "../outcome/context";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
@@ -7,14 +8,26 @@ import { buildBodyFor } from "./batch-body";
 import type { DeliveryTransport } from "./delivery-transport";
 import type { EntryBook } from "./entry-book";
 
+/**
+ * The answer that sends for a batch: the last answered (latest `createdAt`, then
+ * the greater key), decided from stored fields alone so every tab decides alike.
+ */
+function lastAnswered(members: readonly OutboxEntry[]): OutboxEntry {
+  return members.reduce((last, member) =>
+    member.createdAt > last.createdAt || (member.createdAt === last.createdAt && member.key > last.key)
+      ? member
+      : last,
+  );
+}
+
 const SETTLING: ReadonlySet<string> = new Set(["applied", "elsewhere", "lost", "needs_user"]);
 
 /*
  * The answers to one run's questions travel in one request:
  *
  *   answer 1 ─▶ held ┐
- *   answer 2 ─▶ held ┴─ last answered ─▶ sealed: it sends (its key, one body with
- *                                        every answer); the others follow it
+ *   answer 2 ─▶ held ┴─ all in ─▶ sealed: the last answered sends (its key, one
+ *                                 body with every answer); the others follow it
  *   the sender's progress ─▶ mirrored on the followers (sending, retry_wait, stalled…)
  *   the sender's verdict ─▶ each follower's own, read from the same signal
  */
@@ -30,8 +43,8 @@ export class BatchDelivery {
   }
 
   /**
-   * The held answers of `entry`'s run when every question is answered, `entry`
-   * last (it sends for all); undefined while one is missing.
+   * The answers to every question of `entry`'s run, in interrupt order, while
+   * `entry` is held; undefined while one is missing.
    */
   members(entry: OutboxEntry): OutboxEntry[] | undefined {
     const batch = entry.batch;
@@ -44,12 +57,10 @@ export class BatchDelivery {
           candidate.threadId === entry.threadId &&
           candidate.interruptId === interruptId &&
           candidate.batch?.interruptIds.join() === ids &&
-          // An answer of an earlier batch of the same questions that settled is not a member.
-          !isFinalState(candidate.state) &&
-          // Held, or already sealed by a seal a reload (or a refused write) cut short.
-          (candidate.state === EntryState.held ||
-            candidate.batch?.sendsWith === entry.key ||
-            (candidate.key !== entry.key && candidate.batch?.sendsWith === undefined)),
+          // An answer of an earlier batch of the same questions that settled is not a
+          // member. Any other is: held, or sealed already (by a seal a reload or a
+          // refused write cut short, or by another tab's seal of the same batch).
+          !isFinalState(candidate.state),
       );
       if (!member) return undefined;
       members.push(member);
@@ -87,32 +98,32 @@ export class BatchDelivery {
   ): Promise<OutboxEntry | undefined> {
     const members = this.members(entry);
     if (!members) return entry;
-    // Another answer of the batch already sends for it (its body holds every
-    // answer, this one included): this one follows it.
-    const sender = members.find(
-      (member) =>
-        member.key !== entry.key && member.state !== EntryState.held && member.batch?.sendsWith === undefined,
+    // A member that already sends for the batch (its body holds every answer) keeps
+    // sending; else the sender is chosen from what is stored, so two tabs sealing
+    // the same batch at once choose the same one and never follow each other.
+    const sending = members.find(
+      (member) => member.state !== EntryState.held && member.batch?.sendsWith === undefined,
     );
-    if (sender) {
-      const follow = {
-        type: "sealed",
-        runId: sender.runId,
-        body: sender.body,
-        sendsWith: sender.key,
-        at,
-      } as const;
-      return this.#book.commit(entry.key, follow);
+    const sender = sending ?? lastAnswered(members);
+    let body = sending?.body;
+    if (body === undefined) {
+      const built = serverKind === undefined ? undefined : await buildBodyFor(sender, members, serverKind);
+      body = built?.ok ? built.body : "";
     }
-    const built = serverKind === undefined ? undefined : await buildBodyFor(entry, members, serverKind);
-    const body = built?.ok ? built.body : "";
+    // Followers first, then the sender, so a sender is never queued without them.
     for (const member of members) {
-      if (member.key === entry.key) continue;
-      const action = { type: "sealed", runId: entry.runId, body, sendsWith: entry.key, at } as const;
-      const sealed = await this.#book.commit(member.key, action);
-      // Refused (another writer changed it first): once more, from what is stored now.
-      if (sealed?.state === EntryState.held) await this.#book.commit(member.key, action);
+      if (member.key === sender.key) continue;
+      const action = { type: "sealed", runId: sender.runId, body, sendsWith: sender.key, at } as const;
+      await this.#commitSeal(member.key, action);
     }
-    return this.#book.commit(entry.key, { type: "sealed", runId: entry.runId, body, at });
+    if (!sending) await this.#commitSeal(sender.key, { type: "sealed", runId: sender.runId, body, at });
+    return this.#book.get(entry.key) ?? entry;
+  }
+
+  /** A seal step; refused (another writer changed the entry first): once more, from what is stored now. */
+  async #commitSeal(key: string, action: Extract<EntryAction, { type: "sealed" }>): Promise<void> {
+    const sealed = await this.#book.commit(key, action);
+    if (sealed?.state === EntryState.held) await this.#book.commit(key, action);
   }
 
   /** After the sender's write: the followers whose mirrored progress is behind it. */

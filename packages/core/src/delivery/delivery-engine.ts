@@ -142,6 +142,11 @@ export class DeliveryEngine {
     if (!this.#active) return;
     if (options.sendAfterThisTask) this.#wakeAfter(entry.key, 0);
     else this.schedule(entry.key);
+    // Another tab answered a question of a batch: the sending tab seals it (the
+    // answering tab, if it is not the sender, may not write delivery state).
+    const adopted = this.#book.get(entry.key);
+    if (!options.sendAfterThisTask && adopted?.state === EntryState.held)
+      this.#track(this.sealBatch(adopted));
   }
 
   forget(key: string): void {
@@ -231,9 +236,12 @@ export class DeliveryEngine {
    * as it is now.
    */
   async sealBatch(entry: OutboxEntry): Promise<OutboxEntry> {
+    // Only the sending tab seals; it does when it adopts the answer, or on activation.
+    if (!this.#active) return entry;
     const kind = this.#options.kindKnown() ? this.#options.serverKind() : undefined;
     const sealed = await this.#batches.seal(entry, kind, this.#options.deps.now());
-    if (sealed !== entry && this.#active) this.#wakeAfter(entry.key, 0);
+    // The sender may be another answer of the batch: it is the one that goes.
+    if (sealed && sealed !== entry && this.#active) this.#wakeAfter(sealed.batch?.sendsWith ?? sealed.key, 0);
     return sealed ?? entry;
   }
 

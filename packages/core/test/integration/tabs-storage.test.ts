@@ -259,3 +259,27 @@ test("the database cannot be reopened (newer code dropped the outbox): the outbo
   expect(resumesFor(requests, entry.key)).toHaveLength(2);
   expect(await ledger(harness)).toHaveLength(1);
 });
+
+test("two tabs each answer one question of a two-question run at the same moment: one request, both applied, each tool once", async () => {
+  const harness = await startHarness();
+  const { tab, requests } = browser(harness);
+  const first = tab();
+  const second = tab();
+  await first.start();
+  await second.start();
+  const thread = first.thread("t-two-tabs");
+  await thread.send("deploy to prod and staging");
+  const [prod, staging] = thread.store.getState().pendingInterrupts;
+  if (!prod || !staging) throw new Error("two interrupts expected");
+  const [a, b] = await Promise.all([
+    first.answer({ threadId: "t-two-tabs", interruptId: prod.id, approved: true }),
+    second.answer({ threadId: "t-two-tabs", interruptId: staging.id, approved: true }),
+  ]);
+  const final = await Promise.all([settled(first, a.key), settled(first, b.key)]);
+  expect(final.map((entry) => entry.state)).toEqual(["applied", "applied"]);
+  const resumes = requests.filter((request) => request.idempotencyKey !== null && request.method === "POST");
+  expect(new Set(resumes.map((request) => request.idempotencyKey)).size).toBe(1);
+  expect((await ledger(harness)).map((execution) => execution.toolCallId).sort()).toEqual(
+    [prod.toolCallId, staging.toolCallId].sort(),
+  );
+});
