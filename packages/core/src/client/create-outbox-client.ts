@@ -13,7 +13,7 @@ import { ThreadRunner } from "../thread/thread-runner";
 import { AgentHttp } from "../transport/agent-http";
 import { createAnswerPath } from "./answer-path";
 import { withoutBackgroundRuns } from "./background-plugin";
-import type { OutboxClient, OutboxClientOptions, ThreadHandle } from "./client-types";
+import type { OutboxClient, OutboxClientOptions } from "./client-types";
 import { defaultDeps, type OutboxDeps } from "./deps";
 import { createErrorSink, ErrorSource } from "./error-sink";
 import { Leadership } from "./leadership";
@@ -26,8 +26,10 @@ import {
   type OutboxState,
 } from "./outbox-state";
 import { ServerKindMachine } from "./server-kind";
+import { signOut } from "./sign-out";
 import { readStorageAtStart } from "./start-read";
 import { TabSync } from "./tab-sync";
+import { threadHandles } from "./thread-handles";
 
 export { sameDecision } from "../answer/decision";
 export type {
@@ -46,6 +48,7 @@ export type {
  *   leadership.ts    granted ─▶ re-read ─▶ activate delivery; lost ─▶ deactivate
  *   tab-sync.ts      what this tab announces, what it applies from the others
  *   answer-path.ts   answer(): validate ─▶ durable entry ─▶ send after this task
+ *   sign-out.ts      clear(): stop writers ─▶ let writes land ─▶ wipe ─▶ start empty
  *   error-sink.ts    where every failure nobody awaits goes
  *   ../delivery/     deliveryStep(entry, signal) decides; the engine performs
  *
@@ -100,7 +103,6 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
   let engine: DeliveryEngine | undefined;
   let starting: Promise<void> | undefined;
   const unsubscribers: Array<() => void> = [];
-  const handles = new Map<string, ThreadHandle>();
 
   const kind = new ServerKindMachine({
     namespace,
@@ -326,25 +328,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     silently: (apply) => tabSync.silently(apply),
   });
 
-  function thread(threadId: string): ThreadHandle {
-    let handle = handles.get(threadId);
-    if (!handle) {
-      handle = {
-        threadId,
-        store: threads.store(threadId),
-        send: async (text) => {
-          await start();
-          await runner.send(threadId, text);
-        },
-        hydrate: async () => {
-          await start();
-          await runner.hydrate(threadId);
-        },
-      };
-      handles.set(threadId, handle);
-    }
-    return handle;
-  }
+  const thread = threadHandles(threads, runner, start);
 
   return {
     url: http.url,
@@ -406,21 +390,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
         await opened.clear(target);
         return;
       }
-      // Sign-out that stays signed out: stop everything that could write, let
-      // the writes already under way land, and only then wipe. A write that still
-      // comes later (another tab's) is refused by compare-and-set: the entry is gone.
-      running.deactivate();
-      background.deactivate();
-      await Promise.all([running.drain(), background.drain()]);
-      await opened.clear(target);
-      ownKeys.clear();
-      await running.load();
-      threads.clear();
-      await background.reset();
-      if (isLeader()) {
-        await running.activate();
-        background.activate();
-      }
+      await signOut({ namespace, store: opened, engine: running, background, threads, ownKeys, isLeader });
     },
     dispose() {
       lifecycle.dispatch({ type: "dispose" });
