@@ -110,3 +110,35 @@ test("a second page opens the database at a higher version while an answer waits
   );
   expect(stored).toEqual(["applied"]);
 });
+
+test("two pages each answer one question of a two-question run at the same moment: one request carries both, each tool runs once", async ({
+  page,
+  context,
+  mock,
+  threadId,
+}) => {
+  await openThread(page, threadId);
+  await page.getByLabel("Your message", { exact: true }).fill("deploy to prod and staging");
+  await page.getByRole("button", { name: "Send" }).click();
+  const unanswered = '[data-testid="approval-card"][data-state="unanswered"]';
+  await expect(page.locator(unanswered)).toHaveCount(2);
+  const second = await context.newPage();
+  await openThread(second, threadId);
+  await expect(second.locator(unanswered)).toHaveCount(2);
+
+  // Each page approves a different question, in the same instant.
+  const buttons = await Promise.all(
+    [page, second].map((tab, index) => approvalCard(tab).nth(index).getByTestId("approve").elementHandle()),
+  );
+  await Promise.all(buttons.map((button) => button?.evaluate((element) => (element as HTMLElement).click())));
+
+  for (const tab of [page, second])
+    await expect(tab.locator('[data-testid="approval-card"][data-state="applied"]')).toHaveCount(2, {
+      timeout: 20_000,
+    });
+  // At the server: one resume key for the two answers, and each tool call ran once.
+  expect(new Set(await mock.resumeKeys(threadId)).size).toBe(1);
+  const ran = (await mock.ledger(threadId)).map((execution) => execution.toolCallId);
+  expect(ran).toHaveLength(2);
+  expect(new Set(ran).size).toBe(2);
+});
