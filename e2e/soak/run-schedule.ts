@@ -84,6 +84,8 @@ export async function runSchedule(
   baseURL: string,
   mock: MockControl,
   schedule: Schedule,
+  /** Started as the answer is given (replica kills), awaited once it settled; says what it did. */
+  disturb?: (threadId: string) => Promise<string>,
 ): Promise<ScheduleResult> {
   const started = Date.now();
   const marks: string[] = [];
@@ -130,6 +132,7 @@ export async function runSchedule(
       await mock.addFaults(...schedule.faults.map((fault) => ({ ...fault, threadId })));
 
     mark("setup");
+    const disturbed = disturb?.(threadId);
     await answer(tabs[schedule.answerIn] as Page, schedule);
     mark("answer");
     for (const step of schedule.steps) {
@@ -152,6 +155,7 @@ export async function runSchedule(
     if (watcher === undefined) throw new Error("no tab left open");
     const entries = await waitUntilSettled(watcher.page, threadId);
     mark("settle");
+    if (disturbed !== undefined) marks.push(`disturbed: ${await disturbed}`);
     const cards: CardView[] = [];
     for (const { page, tab } of open) cards.push(...(await readCards(page, tab, entries)));
     const executions = await mock.ledger(threadId);

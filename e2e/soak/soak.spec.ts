@@ -4,6 +4,12 @@
 import { expect, test } from "@playwright/test";
 import { MockControl } from "../support/mock-control";
 import { scheduleSeed } from "./prng";
+import {
+  describeReplicaSchedule,
+  drawReplicaSchedule,
+  type ReplicaSchedule,
+  startKills,
+} from "./replica-schedule";
 import { runSchedule } from "./run-schedule";
 import { describeSchedule, drawSchedule } from "./schedule";
 
@@ -11,6 +17,8 @@ interface SoakMetadata {
   readonly mockUrl: string;
   readonly soakRuns?: number;
   readonly soakRandomSeed?: boolean;
+  /** "replicas": three mock replicas on Postgres behind a proxy (SOAK_TOPOLOGY, e2e/soak.config.ts). */
+  readonly topology?: "replicas";
 }
 
 const FIXED_SEED = 20_261_129;
@@ -36,6 +44,15 @@ test("chaos soak: every answer settles, none is dropped, no tool runs twice", as
   const verbose = process.env.SOAK_VERBOSE === "1";
   const mock = new MockControl(metadata.mockUrl);
   console.log(`soak: ${runs} schedules from SOAK_SEED=${base}`);
+  const replicas = metadata.topology === "replicas";
+  if (replicas)
+    console.log(
+      "soak: three mock replicas on Postgres, replica kills among the faults; contract schedules only (the af-* emulations are one process on memory by design)",
+    );
+  const draw = (seed: number): ReplicaSchedule =>
+    replicas ? drawReplicaSchedule(seed) : { ...drawSchedule(seed), kills: [] };
+  const describe = (schedule: ReplicaSchedule): string =>
+    replicas ? describeReplicaSchedule(schedule) : describeSchedule(schedule);
 
   const started = Date.now();
   const failures: string[] = [];
@@ -46,19 +63,22 @@ test("chaos soak: every answer settles, none is dropped, no tool runs twice", as
   // SOAK_SCHEDULES=<seed>,<seed>… replays those schedules (each a seed printed by a run) instead.
   const listed = (process.env.SOAK_SCHEDULES ?? "").split(",").filter(Boolean).map(Number);
   for (let index = 0; index < runs; index += 1) {
-    const schedule = drawSchedule(listed[index] ?? scheduleSeed(base, index));
-    const result = await runSchedule(browser, baseURL, mock, schedule);
+    const schedule = draw(listed[index] ?? scheduleSeed(base, index));
+    const disturb = replicas
+      ? (threadId: string) => startKills(mock.url, threadId, schedule.kills)
+      : undefined;
+    const result = await runSchedule(browser, baseURL, mock, schedule, disturb);
     violations += result.violations.length;
     executions += result.executions;
     slowest = Math.max(slowest, result.ms);
     verdicts.set(result.verdict, (verdicts.get(result.verdict) ?? 0) + 1);
     if (verbose)
-      console.log(`  ${describeSchedule(schedule)} → ${result.verdict} (${result.ms} ms: ${result.phases})`);
+      console.log(`  ${describe(schedule)} → ${result.verdict} (${result.ms} ms: ${result.phases})`);
     if (result.violations.length > 0) {
       const lines = [
-        `VIOLATION ${describeSchedule(schedule)} → ${result.verdict}`,
+        `VIOLATION ${describe(schedule)} → ${result.verdict}`,
         ...result.violations.map((violation) => `  - ${violation}`),
-        `  replay: SOAK_SEED=${schedule.seed} SOAK_RUNS=1 npm run soak`,
+        `  replay: ${replicas ? "SOAK_TOPOLOGY=replicas " : ""}SOAK_SEED=${schedule.seed} SOAK_RUNS=1 npm run soak`,
       ];
       console.log(lines.join("\n"));
       failures.push(lines.join("\n"));

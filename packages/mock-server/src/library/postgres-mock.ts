@@ -168,6 +168,15 @@ export async function startPostgresMock(options: PostgresMockOptions): Promise<P
       return sendJson(res, 200, { executions: await ledgerOf(pool, s, url.searchParams.get("threadId")) });
     }
     if (path === "/__mode" && method === "GET") return sendJson(res, 200, { mode: "fixed" });
+    // The emulations of servers without the contract run in one process's memory by design:
+    // on Postgres only the contract mode is offered, so a harness that sets it each run may.
+    if (path === "/__mode" && method === "POST") {
+      const mode = await readBody(req, 64 * 1024)
+        .then((raw) => (JSON.parse(raw.toString("utf8")) as { mode?: unknown } | null)?.mode)
+        .catch(() => undefined);
+      if (mode === "fixed") return sendJson(res, 200, { mode });
+      return sendError(res, 400, OutcomeCode.INVALID_REQUEST, 'only the "fixed" mode runs on Postgres');
+    }
     const threadId = url.searchParams.get("threadId");
     if (path === "/__resumes" && method === "GET") {
       return sendJson(res, 200, { resumes: await resumesOf(pool, s, threadId) });

@@ -13,6 +13,8 @@ import { join } from "node:path";
 export interface TestPostgres {
   readonly url: string;
   readonly port: number;
+  /** The temporary folder holding the cluster (`data/`, with its `postmaster.pid`) and its log. */
+  readonly dir: string;
   stop(): void;
 }
 
@@ -82,5 +84,5 @@ export async function startPostgres(): Promise<TestPostgres> {
   };
   // Never left running, even when the process that started it dies of an error.
   process.once("exit", stop);
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop };
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, dir, stop };
 }

@@ -17,9 +17,17 @@ export interface ProxyChaos {
   readonly dropAfterEvents: (body: Buffer) => number | undefined;
 }
 
+export interface ProxyOptions {
+  /** @default any free port */
+  readonly port?: number;
+  /** Answers a request itself (a control route of the balancer) and returns true, or returns false. */
+  readonly control?: (req: IncomingMessage, body: Buffer, res: ServerResponse) => boolean;
+}
+
 export async function startRoundRobinProxy(
   targets: () => readonly string[],
   chaos?: ProxyChaos,
+  options: ProxyOptions = {},
 ): Promise<RoundRobinProxy> {
   let next = 0;
   const server: Server = createServer((req, res) => {
@@ -27,6 +35,7 @@ export async function startRoundRobinProxy(
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const body = Buffer.concat(chunks);
+      if (options.control?.(req, body, res)) return;
       const dropAfter = req.method === "POST" ? chaos?.dropAfterEvents(body) : undefined;
       const forward = (tries: number) => {
         const list = targets();
@@ -62,7 +71,7 @@ export async function startRoundRobinProxy(
       forward(1);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async close() {
