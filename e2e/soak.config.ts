@@ -24,7 +24,12 @@ if (unavailable !== undefined) {
 const replicaServer = {
   ...mockServer,
   command: `${repo}node_modules/.bin/tsx --conditions=@agui-outbox/source ${repo}e2e/support/replicas/mock-replicas.ts`,
-  env: { PORT: String(mockPort), MOCK_CLAIM_LEASE_MS: "1000" },
+  env: {
+    PORT: String(mockPort),
+    // Ports of the block the mock's port opens (the TTL and peer servers, not started here, use +1…+4).
+    MOCK_REPLICA_PORTS: [5, 6, 7].map((offset) => mockPort + offset).join(","),
+    MOCK_CLAIM_LEASE_MS: "1000",
+  },
   // The group gets SIGTERM (not Playwright's SIGKILL), so Postgres is stopped and its folder removed.
   gracefulShutdown: { signal: "SIGTERM" as const, timeout: 15_000 },
   timeout: 120_000,

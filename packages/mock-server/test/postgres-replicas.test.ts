@@ -183,3 +183,62 @@ describe.skipIf(unavailable !== undefined)("the mock on Postgres, three replicas
     expect((await fetch(`${proxy.url}/agent/runs/${threadId}-resume`)).status).toBe(404);
   });
 });
+
+describe.skipIf(unavailable !== undefined)("the mock's /__reset on Postgres beside a replica's locks", () => {
+  let postgres: TestPostgres;
+  let mock: PostgresMock;
+
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    mock = await startPostgresMock({ databaseUrl: postgres.url, instanceId: "mock-reset" });
+  }, 120_000);
+
+  afterAll(async () => {
+    await mock?.close();
+    postgres?.stop();
+  });
+
+  test("a reset that deadlocks with a transaction holding rows of the tables it empties tries again (found by the soak on replicas)", {
+    timeout: 60_000,
+  }, async () => {
+    const pool = new Pool({ connectionString: postgres.url, max: 2 });
+    const holder = await pool.connect();
+    try {
+      // A sweeper-like transaction: rows of `runs` locked, then a read of `run_events`. Its
+      // deadlock timeout is long, so Postgres breaks the cycle on the reset's side, every time.
+      await holder.query("BEGIN");
+      await holder.query("SET LOCAL deadlock_timeout = '20s'");
+      await holder.query("SELECT * FROM agui_outbox.runs FOR UPDATE");
+      const reset = fetch(`${mock.url}/__reset`, { method: "POST" });
+      // The reset holds `run_events` and waits for `runs`.
+      for (;;) {
+        const waiting = await pool.query(
+          "SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE NOT l.granted AND c.relname = 'runs'",
+        );
+        if (waiting.rowCount !== null && waiting.rowCount > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const read = holder.query("SELECT count(*) FROM agui_outbox.run_events");
+      await read;
+      await holder.query("COMMIT");
+      const answer = await reset;
+      expect(answer.status).toBe(200);
+    } finally {
+      holder.release();
+      await pool.end();
+    }
+  });
+
+  test("POST /__mode takes the contract's mode only: the emulations run in one process's memory", async () => {
+    const post = (mode: string) =>
+      fetch(`${mock.url}/__mode`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ mode }),
+      });
+    expect((await post("fixed")).status).toBe(200);
+    const refused = await post("af-legacy");
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: { code: "INVALID_REQUEST" } });
+  });
+});

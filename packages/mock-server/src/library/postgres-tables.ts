@@ -170,6 +170,10 @@ export async function occurrencesOf(
  * transaction. Runs in flight on other replicas are not stopped; their next
  * conditional write finds no row and changes nothing.
  */
+/** Postgres's SQLSTATE for a transaction it failed to break a lock cycle. */
+const DEADLOCK_DETECTED = "40P01";
+const RESET_ATTEMPTS = 5;
+
 export async function resetTables(pool: Pool, s: string): Promise<void> {
   const tables = [
     "run_events",
@@ -184,5 +188,16 @@ export async function resetTables(pool: Pool, s: string): Promise<void> {
     "mock_messages",
     "mock_resumes",
   ];
-  await pool.query(`TRUNCATE ${tables.map((table) => `${s}.${table}`).join(", ")}`);
+  // TRUNCATE locks its tables one after another, so a replica's sweeper locking rows of two of
+  // them meanwhile can deadlock it; Postgres breaks the tie by failing one side: try again.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await pool.query(`TRUNCATE ${tables.map((table) => `${s}.${table}`).join(", ")}`);
+      return;
+    } catch (error) {
+      const deadlock = (error as { code?: unknown } | null)?.code === DEADLOCK_DETECTED;
+      if (!deadlock || attempt >= RESET_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+    }
+  }
 }

@@ -1,4 +1,11 @@
-import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  request,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface RoundRobinProxy {
@@ -46,7 +53,7 @@ export async function startRoundRobinProxy(
             port: target.port,
             path: req.url,
             method: req.method,
-            headers: req.headers,
+            headers: endToEndHeaders(req.headers),
           },
           (answer) => {
             res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -79,6 +86,18 @@ export async function startRoundRobinProxy(
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/**
+ * The request's headers without the hop-by-hop ones (RFC 9110 §7.6.1): a client's
+ * `Connection: close` is about its connection to the proxy; forwarded on a kept-alive
+ * connection to a replica, the replica refuses the next request on it with a 400.
+ */
+function endToEndHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const forwarded = { ...headers };
+  for (const name of ["connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade"])
+    delete forwarded[name];
+  return forwarded;
 }
 
 /** Passes SSE events through until `limit` of them went out, then destroys the client's connection. */
