@@ -185,7 +185,7 @@ async function main(): Promise<void> {
     return;
   }
   console.log(
-    `[mock-replicas] ${fleet.replicas.length} mock replicas on Postgres :${postgres.port} behind ${proxy.url}/agent`,
+    `[mock-replicas] ${fleet.replicas.length} mock replicas on Postgres :${postgres.port} (${postgres.dir}) behind ${proxy.url}/agent`,
   );
 }
 
