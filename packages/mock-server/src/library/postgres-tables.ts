@@ -165,15 +165,15 @@ export async function occurrencesOf(
   }));
 }
 
+/** The SQLSTATE of a transaction Postgres ended to break a lock cycle (a deadlock). */
+const DEADLOCK_DETECTED = "40P01";
+const RESET_ATTEMPTS = 5;
+
 /**
  * `/__reset` on Postgres: empties the library's tables and the mock's in one
  * transaction. Runs in flight on other replicas are not stopped; their next
  * conditional write finds no row and changes nothing.
  */
-/** Postgres's SQLSTATE for a transaction it failed to break a lock cycle. */
-const DEADLOCK_DETECTED = "40P01";
-const RESET_ATTEMPTS = 5;
-
 export async function resetTables(pool: Pool, s: string): Promise<void> {
   const tables = [
     "run_events",
