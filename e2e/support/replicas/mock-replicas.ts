@@ -156,6 +156,7 @@ async function main(): Promise<void> {
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
+    // Shutting down: a proxy or pool that fails to close goes with the process, which exits next.
     await proxy?.close().catch(() => undefined);
     await fleet.stop();
     await pool?.end().catch(() => undefined);

@@ -141,6 +141,7 @@ export class ReplicaFleet {
           `${replica.id} died (${signal ?? `exit ${code}`}); restarting in ${RESTART_PAUSE_MS} ms`,
         );
         setTimeout(() => {
+          // A restart that fails is already reported: its exit handler calls onBroken.
           if (!this.#stopping) this.#spawn(replica).catch(() => undefined);
         }, RESTART_PAUSE_MS);
       });

@@ -173,6 +173,7 @@ export async function startPostgresMock(options: PostgresMockOptions): Promise<P
     if (path === "/__mode" && method === "POST") {
       const mode = await readBody(req, 64 * 1024)
         .then((raw) => (JSON.parse(raw.toString("utf8")) as { mode?: unknown } | null)?.mode)
+        // An unreadable or invalid body names no mode: it gets the 400 below.
         .catch(() => undefined);
       if (mode === "fixed") return sendJson(res, 200, { mode });
       return sendError(res, 400, OutcomeCode.INVALID_REQUEST, 'only the "fixed" mode runs on Postgres');
