@@ -19,10 +19,11 @@
  * a detached watcher stops Postgres once it is gone.
  */
 import { spawn } from "node:child_process";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { Pool } from "pg";
 import {
+  freePort,
   postgresUnavailable,
   startPostgres,
   type TestPostgres,
@@ -37,17 +38,6 @@ const SCHEMA = '"agui_outbox"';
 /** Milliseconds now, on the database's clock: a claim whose lease lapsed is held by no one. */
 const NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
 const log = (line: string) => console.error(`[mock-replicas] ${line}`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
-    });
-  });
-}
 
 async function replicaPorts(): Promise<number[]> {
   const listed = (process.env.MOCK_REPLICA_PORTS ?? "").split(",").filter(Boolean).map(Number);

@@ -188,6 +188,7 @@ export async function startPostgresMock(options: PostgresMockOptions): Promise<P
     if (path === "/__chaos" && method === "GET")
       return sendJson(res, 200, { faults: await faultsArmed(pool, s) });
     if (path === "/__reset" && method === "POST") {
+      // The body is read only to drain the request; a reset takes no options.
       await readBody(req, 64 * 1024).catch(() => undefined);
       await resetTables(pool, s);
       return sendJson(res, 200, { ok: true });

@@ -38,7 +38,8 @@ export function postgresUnavailable(): string | undefined {
   return undefined;
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on now (the kernel picks it). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
