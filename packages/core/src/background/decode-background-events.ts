@@ -1,6 +1,7 @@
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
-import { type AgUiEvent, MetadataKey, type StreamCursor, StreamCursorSchema } from "../protocol";
+import { type AgUiEvent, MetadataKey, type StreamCursor } from "../protocol";
 import { EventSchema as EventMiniSchema } from "../protocol/ag-ui-mini";
+import { StreamCursorSchema } from "../protocol/extension-schemas";
 
 export interface BackgroundEvent {
   readonly event: AgUiEvent;

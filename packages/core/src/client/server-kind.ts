@@ -2,7 +2,8 @@ import type { StoreApi } from "zustand/vanilla";
 import { ErrorKind, isOutboxError } from "../errors/outbox-error";
 import type { OutboxStore } from "../outbox/outbox-store";
 import type { ServerKind } from "../outcome/delivery-signal";
-import { MetadataKey, RecoveryCapabilitySchema } from "../protocol";
+import { MetadataKey } from "../protocol";
+import { parseRecoveryCapability } from "../protocol/extension-checks";
 import { backoffDelay } from "../retry/backoff";
 import { isAbsentRoute } from "../transport/absent-route";
 import type { AgentHttp } from "../transport/agent-http";
@@ -129,8 +130,8 @@ export class ServerKindMachine {
     try {
       const capabilities = await http.capabilities();
       if (generation !== this.#generation) return;
-      const recovery = RecoveryCapabilitySchema.safeParse(capabilities.custom?.[MetadataKey.recovery]);
-      await this.#set(recovery.success ? "contract" : "degraded");
+      const recovery = parseRecoveryCapability(capabilities.custom?.[MetadataKey.recovery]);
+      await this.#set(recovery ? "contract" : "degraded");
     } catch (error) {
       if (this.#stopped || generation !== this.#generation) return;
       // A server that has no capabilities route at all (Agent Framework's AG-UI

@@ -5,7 +5,8 @@ import { classifyOutcome } from "../outcome/classify";
 import { outcomeContext } from "../outcome/context";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
 import { toolEvidenceIn } from "../outcome/tool-evidence";
-import { type AgUiEvent, EventType, MetadataKey, ResumeClaimAckSchema, type StreamCursor } from "../protocol";
+import { type AgUiEvent, EventType, MetadataKey, type StreamCursor } from "../protocol";
+import { parseResumeClaimAck } from "../protocol/extension-checks";
 import { createEventLog } from "../stream/event-log";
 import type { ThreadRegistry } from "../thread/thread-registry";
 import { type AgentHttp, isHttpFailure } from "../transport/agent-http";
@@ -317,8 +318,8 @@ export class DeliveryTransport {
 
 /** The claim ack must name our key and our interrupt: an ack for someone else's claim is not ours. */
 function isOurClaimAck(value: unknown, entry: OutboxEntry): boolean {
-  const ack = ResumeClaimAckSchema.safeParse(value);
+  const ack = parseResumeClaimAck(value);
   return (
-    ack.success && ack.data.idempotencyKey === entry.key && ack.data.interruptIds.includes(entry.interruptId)
+    ack !== undefined && ack.idempotencyKey === entry.key && ack.interruptIds.includes(entry.interruptId)
   );
 }

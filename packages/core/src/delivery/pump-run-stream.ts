@@ -1,14 +1,8 @@
 import { ErrorKind, isOutboxError } from "../errors/outbox-error";
 import type { DeliverySignal } from "../outcome/delivery-signal";
 import { InvalidStreamKind } from "../outcome/delivery-signal";
-import {
-  type AgUiEvent,
-  EventType,
-  MetadataKey,
-  ResumeConflictSchema,
-  ResumeReplaySchema,
-  type StreamCursor,
-} from "../protocol";
+import { type AgUiEvent, EventType, MetadataKey, type StreamCursor } from "../protocol";
+import { parseResumeConflict, parseResumeReplay } from "../protocol/extension-checks";
 import { CursorVerdict, createEventLog, type EventLog } from "../stream/event-log";
 import { readEventBatches } from "../stream/read-event-stream";
 import type { Timers } from "../stream/timers";
@@ -32,21 +26,19 @@ export interface PumpOptions {
 /** Turns a run's terminal event into the signal the classifier reads. */
 export function terminalSignal(event: AgUiEvent): DeliverySignal | undefined {
   if (event.type === EventType.RUN_FINISHED) {
-    const replay = ResumeReplaySchema.safeParse(event.metadata?.[MetadataKey.resume]);
-    return replay.success
-      ? { type: "run-finished", replayed: true, originalRunId: replay.data.originalRunId }
+    const replay = parseResumeReplay(event.metadata?.[MetadataKey.resume]);
+    return replay
+      ? { type: "run-finished", replayed: true, originalRunId: replay.originalRunId }
       : { type: "run-finished", replayed: false };
   }
   if (event.type === EventType.RUN_ERROR) {
-    const conflict = ResumeConflictSchema.safeParse(event.metadata?.[MetadataKey.resume] ?? {});
+    const conflict = parseResumeConflict(event.metadata?.[MetadataKey.resume] ?? {});
     return {
       type: "run-error",
       message: event.message,
       ...(event.code ? { code: event.code } : {}),
-      ...(conflict.success && conflict.data.recordedDecisions
-        ? { recordedDecisions: conflict.data.recordedDecisions }
-        : {}),
-      ...(conflict.success && conflict.data.claimedBy ? { claimedBy: conflict.data.claimedBy } : {}),
+      ...(conflict?.recordedDecisions ? { recordedDecisions: conflict.recordedDecisions } : {}),
+      ...(conflict?.claimedBy ? { claimedBy: conflict.claimedBy } : {}),
     };
   }
   return undefined;

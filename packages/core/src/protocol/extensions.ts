@@ -1,9 +1,13 @@
-import * as z from "zod/mini";
-
 /**
  * The recovery contract's extensions to AG-UI 1.0. All of them ride in places
  * AG-UI leaves open (`metadata` keys prefixed `x-`, `custom` capabilities,
  * headers), so a plain AG-UI consumer ignores them.
+ *
+ * Constants and types only: the client's first chunk imports this module, and
+ * every zod schema a bundler meets there is shipped with it. The schemas are in
+ * extension-schemas.ts (each held to its type below at compile time); the
+ * client checks these objects by hand (extension-checks.ts, held to the schemas
+ * by its test), so zod loads only on demand.
  */
 export const MetadataKey = {
   /** On every event: the SSE cursor `{runId, seq}` of the frame that carried it. */
@@ -18,58 +22,48 @@ export const MetadataKey = {
   background: "x-background",
 } as const;
 
-export const StreamCursorSchema = z.object({
-  runId: z.string().check(z.minLength(1)),
-  seq: z.int().check(z.positive()),
-});
-
 /** `RUN_STARTED.metadata["x-resume"]`: the occurrences are claimed for this run. */
-export const ResumeClaimAckSchema = z.object({
-  ack: z.literal("claimed"),
-  interruptIds: z.array(z.string()),
-  idempotencyKey: z.string(),
-  runId: z.string(),
-});
-export type ResumeClaimAck = z.infer<typeof ResumeClaimAckSchema>;
+export interface ResumeClaimAck {
+  ack: "claimed";
+  interruptIds: string[];
+  idempotencyKey: string;
+  runId: string;
+}
 
 /** `RUN_FINISHED.metadata["x-resume"]` on a replay of a recorded outcome. */
-export const ResumeReplaySchema = z.object({
-  replayed: z.literal(true),
-  originalRunId: z.string(),
-});
-export type ResumeReplay = z.infer<typeof ResumeReplaySchema>;
+export interface ResumeReplay {
+  replayed: true;
+  originalRunId: string;
+}
 
 /** The decision a resolved occurrence recorded, as echoed by `ALREADY_RESOLVED`. */
-export const RecordedDecisionSchema = z.object({
-  interruptId: z.string(),
-  status: z.enum(["resolved", "cancelled"]),
-  payload: z.optional(z.unknown()),
-});
-export type RecordedDecision = z.infer<typeof RecordedDecisionSchema>;
+export interface RecordedDecision {
+  interruptId: string;
+  status: "resolved" | "cancelled";
+  payload?: unknown;
+}
 
 /** `RUN_ERROR.metadata["x-resume"]` for conflicts: who holds or held the occurrence. */
-export const ResumeConflictSchema = z.object({
-  recordedDecisions: z.optional(z.array(RecordedDecisionSchema)),
+export interface ResumeConflict {
+  recordedDecisions?: RecordedDecision[] | undefined;
   /** The run that holds the claim (for `IN_PROGRESS`): re-attach to it. */
-  claimedBy: z.optional(z.string()),
-  originalRunId: z.optional(z.string()),
-});
-export type ResumeConflict = z.infer<typeof ResumeConflictSchema>;
+  claimedBy?: string | undefined;
+  originalRunId?: string | undefined;
+}
 
 /** `AgentCapabilities.custom["x-recovery"]`. Absent → the server has no contract. */
-export const RecoveryCapabilitySchema = z.object({
-  version: z.int().check(z.positive()),
+export interface RecoveryCapability {
+  version: number;
   /** How long idempotency keys and outcome records are kept. */
-  idempotencyWindowMs: z.int().check(z.positive()),
+  idempotencyWindowMs: number;
   /** How long a run's event log can be re-attached to. */
-  eventLogRetentionMs: z.int().check(z.positive()),
+  eventLogRetentionMs: number;
   /** How long a claim survives without its run making progress. */
-  claimLeaseMs: z.int().check(z.positive()),
+  claimLeaseMs: number;
   /** Interval between `: keepalive` comments. */
-  keepaliveMs: z.int().check(z.positive()),
-  background: z.optional(z.object({ pollPath: z.string() })),
-});
-export type RecoveryCapability = z.infer<typeof RecoveryCapabilitySchema>;
+  keepaliveMs: number;
+  background?: { pollPath: string } | undefined;
+}
 
 export const RECOVERY_CONTRACT_VERSION = 1;
 
@@ -81,22 +75,20 @@ export const RunStatusValue = {
 export type RunStatusValue = (typeof RunStatusValue)[keyof typeof RunStatusValue];
 
 /** `GET /agent/runs/{runId}`. */
-export const RunStatusSchema = z.object({
-  runId: z.string(),
-  threadId: z.string(),
-  status: z.enum(["running", "finished", "error"]),
-  lastSeq: z.int().check(z.nonnegative()),
+export interface RunStatus {
+  runId: string;
+  threadId: string;
+  status: RunStatusValue;
+  lastSeq: number;
   /** The terminal event (`RUN_FINISHED` or `RUN_ERROR`) once there is one. */
-  terminal: z.nullable(z.record(z.string(), z.unknown())),
-  continuationToken: z.nullable(z.string()),
-});
-export type RunStatus = z.infer<typeof RunStatusSchema>;
+  terminal: Record<string, unknown> | null;
+  continuationToken: string | null;
+}
 
 /** JSON body of every non-2xx HTTP answer of the contract. */
-export const HttpErrorBodySchema = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-  }),
-});
-export type HttpErrorBody = z.infer<typeof HttpErrorBodySchema>;
+export interface HttpErrorBody {
+  error: {
+    code: string;
+    message: string;
+  };
+}

@@ -1,8 +1,4 @@
 export * from "./ag-ui";
-export {
-  /** `AgentCapabilitiesSchema` on zod/mini: the same checks, a fraction of the bundle. */
-  AgentCapabilitiesSchema as AgentCapabilitiesMiniSchema,
-} from "./ag-ui-capabilities-mini";
 export * from "./ag-ui-constants";
 export * from "./background";
 export * from "./extensions";

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { EventSchema, MetadataKey, StreamCursorSchema } from "./index";
+import { EventSchema, MetadataKey, StreamCursorSchema } from "./public";
 
 test("the AG-UI schemas and our extensions load in a real browser", () => {
   const event = EventSchema.parse({

@@ -1,12 +1,19 @@
 /**
- * `@agui-outbox/core/protocol`: the wire types and schemas (index.ts) and the
- * zod/mini event schemas. The SDK's own modules import index.ts, which leaves the
- * event schemas out: they load on demand (stream/load-event-validator.ts), and a
- * bundler that splits by file keeps a module in the page's first chunk as soon as
- * an eager module re-exports it.
+ * `@agui-outbox/core/protocol`: the wire types and constants (index.ts), the
+ * contract's zod schemas and the zod/mini AG-UI schemas. The SDK's own modules
+ * import index.ts, which leaves every zod schema out: the contract's objects are
+ * checked by hand (extension-checks.ts), the AG-UI schemas load on demand
+ * (stream/load-event-validator.ts, transport/load-capabilities-validator.ts), and
+ * a bundler that splits by file keeps a module in the page's first chunk as soon
+ * as an eager module re-exports it.
  */
+export {
+  /** `AgentCapabilitiesSchema` on zod/mini: the same checks, a fraction of the bundle. */
+  AgentCapabilitiesSchema as AgentCapabilitiesMiniSchema,
+} from "./ag-ui-capabilities-mini";
 export {
   /** `EventSchema` on zod/mini: the same checks, a fraction of the bundle. */
   EventSchema as EventMiniSchema,
 } from "./ag-ui-mini";
+export * from "./extension-schemas";
 export * from "./index";

@@ -1,5 +1,6 @@
 import type { EventSourceMessage } from "eventsource-parser";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
+import { parseStreamCursor } from "../protocol/extension-checks";
 import {
   type AgUiEvent,
   EventType,
@@ -8,7 +9,6 @@ import {
   type RunErrorEvent,
   type RunFinishedEvent,
   type StreamCursor,
-  StreamCursorSchema,
 } from "../protocol/index";
 import { loadEventValidator } from "./load-event-validator";
 import { isJsonObject, isValidSimpleEvent } from "./simple-event-check";
@@ -67,8 +67,7 @@ export function decodeEventFrame(frame: EventSourceMessage): StreamedEvent | Pro
 function withCursor(event: AgUiEvent, cursor: StreamCursor | undefined): StreamedEvent {
   const echoed = event.metadata?.[MetadataKey.stream];
   if (echoed !== undefined && !echoesCursor(echoed, cursor)) {
-    const parsed = StreamCursorSchema.safeParse(echoed);
-    if (!parsed.success) {
+    if (parseStreamCursor(echoed) === undefined) {
       throw new OutboxError(
         ErrorKind.malformedStream,
         `metadata["x-stream"] is not a stream cursor${where(cursor)}`,
@@ -85,7 +84,7 @@ function withCursor(event: AgUiEvent, cursor: StreamCursor | undefined): Streame
 /**
  * The agreeing case without the schema: a parsed `id:` has a non-empty runId and
  * a positive safe-integer seq, so an object holding the same two values is a
- * valid cursor. Anything else goes to the schema, for the precise error.
+ * valid cursor. Anything else is checked as the cursor schema would, for the precise error.
  */
 function echoesCursor(echoed: unknown, cursor: StreamCursor | undefined): boolean {
   return (

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { EntryState, type OutboxEntry } from "../outbox/entry";
-import { RecordedDecisionSchema } from "../protocol/extensions";
+import { RecordedDecisionSchema } from "../protocol/extension-schemas";
 
 /*
  * An outbox entry as another tab sends it. Messages from other tabs are

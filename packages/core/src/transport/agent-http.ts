@@ -2,15 +2,15 @@ import type { FetchLike } from "../client/deps";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import {
   type AgentCapabilities,
-  AgentCapabilitiesMiniSchema,
   AgentRoute,
   EVENT_STREAM_CONTENT_TYPE,
   Header,
-  HttpErrorBodySchema,
   JSON_CONTENT_TYPE,
   type RunStatus,
-  RunStatusSchema,
 } from "../protocol";
+import { parseHttpErrorBody, parseRunStatus } from "../protocol/extension-checks";
+import { isCommonCapabilities } from "./capabilities-check";
+import { loadCapabilitiesValidator } from "./load-capabilities-validator";
 
 /** An HTTP answer that is not a success, reduced to data: the classifier never sees a Response. */
 export interface HttpFailure {
@@ -105,10 +105,21 @@ export class AgentHttp {
       cache: "no-store",
     });
     if (!response.ok) return this.failure(response);
-    return RunStatusSchema.parse(await readJson(response, "run status"));
+    const status = parseRunStatus(await readJson(response, "run status"));
+    if (status === undefined) {
+      throw new OutboxError(
+        ErrorKind.invalidEvent,
+        "The run status document is not the contract's run status.",
+      );
+    }
+    return status;
   }
 
-  /** `GET /agent/capabilities`. */
+  /**
+   * `GET /agent/capabilities`. The documents servers of the recovery contract
+   * publish are checked by hand; any other waits for the AG-UI schema, loaded
+   * then. Either way the verdict is the schema's.
+   */
   async capabilities(signal?: AbortSignal): Promise<AgentCapabilities> {
     const response = await this.#fetch(AgentRoute.capabilities, {
       method: "GET",
@@ -122,13 +133,10 @@ export class AgentHttp {
         ...(failure.code ? { code: failure.code } : {}),
       });
     }
-    const parsed = AgentCapabilitiesMiniSchema.safeParse(await readJson(response, "capabilities"));
-    if (!parsed.success) {
-      throw new OutboxError(ErrorKind.invalidEvent, "The capabilities document is not valid AG-UI.", {
-        cause: parsed.error,
-      });
-    }
-    return parsed.data;
+    const json = await readJson(response, "capabilities");
+    if (isCommonCapabilities(json)) return json;
+    const validateCapabilities = await loadCapabilitiesValidator();
+    return validateCapabilities(json);
   }
 
   /** Reads a non-2xx answer into data. Tolerates bodies that are not JSON (proxies, HTML pages). */
@@ -140,10 +148,10 @@ export class AgentHttp {
     let code: string | undefined;
     let message = `HTTP ${response.status}`;
     try {
-      const parsed = HttpErrorBodySchema.safeParse(JSON.parse(await response.text()));
-      if (parsed.success) {
-        code = parsed.data.error.code;
-        message = parsed.data.error.message;
+      const body = parseHttpErrorBody(JSON.parse(await response.text()));
+      if (body) {
+        code = body.error.code;
+        message = body.error.message;
       }
     } catch {
       // Not JSON: the status alone decides.
