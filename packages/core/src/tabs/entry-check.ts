@@ -25,7 +25,7 @@ import {
   type ShapeOf,
   string,
   variants,
-} from "./shape-check";
+} from "../protocol/shape-check";
 
 /*
  * An outbox entry as another tab sends it, checked exactly as OutboxEntrySchema

@@ -1,6 +1,5 @@
 import type { OutboxEntry } from "../outbox/entry";
 import type { AgUiEvent } from "../protocol";
-import { checkOutboxEntry } from "./entry-check";
 import {
   arrayOf,
   INVALID,
@@ -11,7 +10,8 @@ import {
   Rest,
   type Shape,
   variants,
-} from "./shape-check";
+} from "../protocol/shape-check";
+import { checkOutboxEntry } from "./entry-check";
 import { TAB_PROTOCOL, TAB_PROTOCOL_VERSION, TabMessageType } from "./tab-protocol";
 
 /*

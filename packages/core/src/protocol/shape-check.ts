@@ -1,12 +1,12 @@
 import { isJsonObject } from "../stream/simple-event-check";
 
 /*
- * The few checks tab messages are made of, each the exact equivalent of one
- * zod/mini schema in tab-message-schema.ts and entry-schema.ts: it accepts what
- * the schema accepts, refuses what the schema refuses, and returns what the
+ * Checks that are each the exact equivalent of one zod/mini schema: it accepts
+ * what the schema accepts, refuses what the schema refuses, and returns what the
  * schema's parse returns (a copy of each object, values of unknown type as they
- * are). Written by hand so that a page does not load zod to read its own tabs'
- * messages; tab-message-check.test.ts holds every check to its schema.
+ * are). For what a page reads up front (tab messages, tabs/tab-message.ts), so
+ * that it does not load zod to read them; the schemas stay as the specification,
+ * and a test holds each use to its schema (tabs/tab-message-check.test.ts).
  */
 
 /** What a check returns for a value it refuses (`undefined` is a value a field may hold). */
