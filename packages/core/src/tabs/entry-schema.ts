@@ -9,6 +9,10 @@ import { RecordedDecisionSchema } from "../protocol/extension-schemas";
  *
  * Objects are loose: a field added to `OutboxEntry` by a newer version of the
  * app passes through instead of being stripped from the mirrored copy.
+ *
+ * The specification: the page checks entries by hand (entry-check.ts), exactly
+ * as this schema parses them, and never loads it; tab-message-check.test.ts
+ * holds the check to it.
  */
 
 const DecisionSchema = z.discriminatedUnion("kind", [

@@ -38,11 +38,9 @@ export {
   TAB_PROTOCOL,
   TAB_PROTOCOL_VERSION,
   type TabEnvelope,
-  TabEnvelopeSchema,
   type TabMessage,
   type TabMessageOf,
-  TabMessageSchema,
   TabMessageType,
   type TabRequest,
-  TabRequestSchema,
 } from "./tab-message";
+export { TabEnvelopeSchema, TabMessageSchema, TabRequestSchema } from "./tab-message-schema";

@@ -1,6 +1,6 @@
 /**
  * What tabs of one origin and namespace tell each other: the names, which every
- * tab needs to send. The schemas that check what arrives are in tab-message.ts.
+ * tab needs to send. What arrives is checked in tab-message.ts.
  */
 export const TabMessageType = {
   /** An entry was written (by the leader's delivery, or a follower's conflict verdict): mirror it. */
