@@ -4,9 +4,10 @@ import { isJsonObject } from "../stream/simple-event-check";
  * Checks that are each the exact equivalent of one zod/mini schema: it accepts
  * what the schema accepts, refuses what the schema refuses, and returns what the
  * schema's parse returns (a copy of each object, values of unknown type as they
- * are). For what a page reads up front (tab messages, tabs/tab-message.ts), so
- * that it does not load zod to read them; the schemas stay as the specification,
- * and a test holds each use to its schema (tabs/tab-message-check.test.ts).
+ * are). For what a page reads up front (tab messages, tabs/tab-message.ts; the
+ * contract's wire objects, extension-checks.ts), so that it does not load zod to
+ * read them; the schemas stay as the specification, and a test holds each use to
+ * its schema (tabs/tab-message-check.test.ts, extension-checks.test.ts).
  */
 
 /** What a check returns for a value it refuses (`undefined` is a value a field may hold). */
@@ -44,6 +45,8 @@ export const nonEmptyString = accepting((value) => typeof value === "string" && 
 export const number = accepting(Number.isFinite);
 /** `z.int().check(z.nonnegative())`: a safe integer ≥ 0 (-0 included). */
 export const count = accepting((value) => Number.isSafeInteger(value) && (value as number) >= 0);
+/** `z.int().check(z.positive())`: a safe integer > 0. */
+export const positiveCount = accepting((value) => Number.isSafeInteger(value) && (value as number) > 0);
 export const boolean = accepting((value) => typeof value === "boolean");
 /** `z.custom(isJsonObject)`: the object itself, not a copy. */
 export const jsonObject = accepting(isJsonObject);
@@ -60,6 +63,11 @@ export function nullable(check: Check): Check {
 
 export function optional(check: Check): Optional {
   return { optional: check };
+}
+
+/** `z.optional`: absent, or present and `undefined` (kept so), or passing the check. */
+export function optionalOrUndefined(check: Check): Optional {
+  return optional((value) => (value === undefined ? undefined : check(value)));
 }
 
 /** `z.array`: a new array of the items' outputs. */
