@@ -1,11 +1,11 @@
 import { isAbsentRoute } from "@agui-outbox/core";
 import {
   type AgentCapabilities,
-  AgentCapabilitiesMiniSchema,
   AgentRoute,
   MetadataKey,
+  parseRecoveryCapability,
   type RecoveryCapability,
-  RecoveryCapabilitySchema,
+  readCapabilities,
 } from "@agui-outbox/core/protocol";
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
@@ -37,9 +37,10 @@ export function useCapabilities(): UseQueryResult<Capabilities> {
       const response = await fetch(`${url.replace(/\/$/, "")}${AgentRoute.capabilities}`, { signal });
       if (isAbsentRoute(response.status)) return { agent: {}, recovery: null };
       if (!response.ok) throw new Error(`The agent answered HTTP ${response.status} for its capabilities.`);
-      const agent = AgentCapabilitiesMiniSchema.parse(await response.json());
-      const recovery = RecoveryCapabilitySchema.safeParse(agent.custom?.[MetadataKey.recovery]);
-      return { agent, recovery: recovery.success ? recovery.data : null };
+      // Parsed as the client parses them: by hand for a contract server's document, so
+      // a page showing capabilities does not load zod (readCapabilities).
+      const agent = await readCapabilities(await response.json());
+      return { agent, recovery: parseRecoveryCapability(agent.custom?.[MetadataKey.recovery]) ?? null };
     },
   });
   // A read that failed while offline is tried again once the link is back.

@@ -7,6 +7,8 @@
  * a bundler that splits by file keeps a module in the page's first chunk as soon
  * as an eager module re-exports it.
  */
+
+export { readCapabilities } from "../transport/read-capabilities";
 export {
   /** `AgentCapabilitiesSchema` on zod/mini: the same checks, a fraction of the bundle. */
   AgentCapabilitiesSchema as AgentCapabilitiesMiniSchema,
@@ -15,5 +17,6 @@ export {
   /** `EventSchema` on zod/mini: the same checks, a fraction of the bundle. */
   EventSchema as EventMiniSchema,
 } from "./ag-ui-mini";
+export { parseRecoveryCapability } from "./extension-checks";
 export * from "./extension-schemas";
 export * from "./index";

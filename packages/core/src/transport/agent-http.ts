@@ -9,8 +9,7 @@ import {
   type RunStatus,
 } from "../protocol";
 import { parseHttpErrorBody, parseRunStatus } from "../protocol/extension-checks";
-import { isCommonCapabilities } from "./capabilities-check";
-import { loadCapabilitiesValidator } from "./load-capabilities-validator";
+import { readCapabilities } from "./read-capabilities";
 
 /** An HTTP answer that is not a success, reduced to data: the classifier never sees a Response. */
 export interface HttpFailure {
@@ -116,9 +115,9 @@ export class AgentHttp {
   }
 
   /**
-   * `GET /agent/capabilities`. The documents servers of the recovery contract
-   * publish are checked by hand; any other waits for the AG-UI schema, loaded
-   * then. Either way the verdict is the schema's.
+   * `GET /agent/capabilities`, parsed by `readCapabilities`: by hand for the
+   * documents servers of the recovery contract publish, with the AG-UI schema,
+   * loaded then, for any other.
    */
   async capabilities(signal?: AbortSignal): Promise<AgentCapabilities> {
     const response = await this.#fetch(AgentRoute.capabilities, {
@@ -133,10 +132,7 @@ export class AgentHttp {
         ...(failure.code ? { code: failure.code } : {}),
       });
     }
-    const json = await readJson(response, "capabilities");
-    if (isCommonCapabilities(json)) return json;
-    const validateCapabilities = await loadCapabilitiesValidator();
-    return validateCapabilities(json);
+    return readCapabilities(await readJson(response, "capabilities"));
   }
 
   /** Reads a non-2xx answer into data. Tolerates bodies that are not JSON (proxies, HTML pages). */
