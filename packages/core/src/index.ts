@@ -63,15 +63,12 @@ export {
   requestPersistentStorage,
 } from "./outbox/index-store";
 export { DEFAULT_RETENTION_MS } from "./outbox/reducer";
-export {
-  classifyOutcome,
-  type DeliverySignal,
-  ServerKind,
-  type Verdict,
-  VerdictKind,
-} from "./outcome/index";
-// The verdict table with its prose (VERDICT_TABLE, verdictTableMarkdown) is for docs:
-// import it from "@agui-outbox/core/verdict-table", so apps do not ship the prose.
+export { type DeliverySignal, ServerKind } from "./outcome/delivery-signal";
+export { type Verdict, VerdictKind } from "./outcome/verdict";
+// The verdict table with its prose (VERDICT_TABLE, verdictTableMarkdown) is for docs,
+// and the verdict function (classifyOutcome) loads with the code that sends: both
+// are in "@agui-outbox/core/verdict-table". A re-export here would keep the rules in
+// every page's first chunk (esbuild's code splitting keeps what an entry re-exports).
 export type { ReadonlyStore } from "./thread/thread-registry";
 export type { PendingInterrupt, RunState, ThreadState } from "./thread/thread-state";
 export { isAbsentRoute } from "./transport/absent-route";

@@ -217,7 +217,10 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
         connectionStore.setState({ online });
         if (online) {
           setLink({ name: "connected", serverKind: serverKind() });
-          if (isLeader()) engine?.retryNetworkWaitsNow();
+          if (isLeader()) {
+            leadership.retryNow();
+            engine?.retryNetworkWaitsNow();
+          }
         } else {
           setLink({ name: "offline" });
         }

@@ -1,5 +1,7 @@
 import type { StoreApi } from "zustand/vanilla";
 import type { DeliveryEngine } from "../delivery/delivery-engine";
+import { loadSender } from "../delivery/load-sender";
+import { ErrorKind, isOutboxError } from "../errors/outbox-error";
 import { backoffDelay } from "../retry/backoff";
 import type { BackgroundRunner } from "./background-plugin";
 import type { OutboxDeps } from "./deps";
@@ -22,14 +24,18 @@ export interface LeadershipOptions {
  * Leadership changes run one after another, so a quick loss never races a takeover:
  *
  *   granted ─▶ (ready) ─▶ [re-read entries] ─▶ activate delivery + background runs
- *              (the delivery itself sends nothing new until the server kind is known)
- *                 a step fails (storage) ─▶ reported, tried again after a full-jitter backoff
+ *      │       (the delivery itself sends nothing new until the server kind is known)
+ *      │          a step fails (storage, the sending code) ─▶ reported, tried again after
+ *      │          a full-jitter backoff, or at once when the browser is back online
+ *      └─ the sending code starts loading at once, beside the storage read
  *   lost ─▶ deactivate at once (durable state stays)
  */
 export class Leadership {
   readonly #options: LeadershipOptions;
   #chain: Promise<void> = Promise.resolve();
   #retryTimer: unknown;
+  /** Failed steps in a row: the backoff before the next try. */
+  #attempts = 0;
 
   constructor(options: LeadershipOptions) {
     this.#options = options;
@@ -44,6 +50,8 @@ export class Leadership {
       background.deactivate();
       return;
     }
+    // Fetched while storage opens; `activate` awaits the same load and reports its failure.
+    loadSender().catch(() => {});
     // Granted before the first read finished: that read (begun with the channel
     // open) is recent enough. Granted later: read again.
     this.#enqueue(lifecycle.isReady, 0);
@@ -54,18 +62,37 @@ export class Leadership {
     return this.#chain;
   }
 
+  /** The browser is back online: a step waiting out its backoff is tried now. */
+  retryNow(): void {
+    const { lifecycle, isLeader } = this.#options;
+    if (this.#retryTimer === undefined || lifecycle.isDisposed || !isLeader()) return;
+    this.#cancelRetry();
+    this.#enqueue(true, this.#attempts);
+  }
+
   /** Stops any retry that is waiting. */
   stop(): void {
     this.#cancelRetry();
   }
 
   #enqueue(reread: boolean, attempt: number): void {
+    const { connection, sink } = this.#options;
     this.#chain = this.#chain
       .then(() => this.#lead(reread))
-      .catch((error: unknown) => {
-        this.#options.sink.report(error, ErrorSource.leadership);
-        this.#retryLater(attempt);
-      });
+      .then(
+        () => {
+          this.#attempts = 0;
+          if (connection.getState().senderError) connection.setState({ senderError: null });
+        },
+        (error: unknown) => {
+          sink.report(error, ErrorSource.leadership);
+          if (isOutboxError(error) && error.kind === ErrorKind.senderUnavailable) {
+            connection.setState({ senderError: error });
+          }
+          this.#attempts = attempt + 1;
+          this.#retryLater(attempt);
+        },
+      );
   }
 
   async #lead(reread: boolean): Promise<void> {

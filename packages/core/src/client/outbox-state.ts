@@ -45,6 +45,12 @@ export interface ConnectionState {
   readonly online: boolean;
   /** This tab is the one that sends for the namespace. */
   readonly leader: boolean;
+  /**
+   * The sending tab could not load the code that sends (a chunk of the app's
+   * build): its answers are kept, unsent, and the load is tried again with a
+   * backoff and whenever the browser comes back online. Null otherwise.
+   */
+  readonly senderError: OutboxError | null;
 }
 
 export const initialOutboxState: OutboxState = {
@@ -59,4 +65,5 @@ export const initialConnectionState: ConnectionState = {
   serverKind: "contract",
   online: true,
   leader: false,
+  senderError: null,
 };

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { EntryState, type OutboxEntry } from "../outbox/entry";
 import { createEntry } from "../outbox/reducer";
-import { NOT_TAKEN_ERRORS } from "../outcome/verdict-rules";
+import { NOT_TAKEN_ERRORS } from "../outcome/not-taken-errors";
 import { unshownQuestions } from "./unshown-questions";
 
 const batch = { interruptIds: ["a", "b"] };

@@ -1,6 +1,6 @@
 import { EntryState, type OutboxEntry } from "../outbox/entry";
 import { compareEntries } from "../outbox/outbox-store";
-import { NOT_TAKEN_ERRORS } from "../outcome/verdict-rules";
+import { NOT_TAKEN_ERRORS } from "../outcome/not-taken-errors";
 import type { PendingInterrupt } from "../thread/thread-state";
 
 const NOT_TAKEN: ReadonlySet<string> = new Set(Object.values(NOT_TAKEN_ERRORS));

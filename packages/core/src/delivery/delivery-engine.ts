@@ -3,12 +3,13 @@ import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
 import { reduceEntry } from "../outbox/reducer";
 import { isPrunable } from "../outbox/retention";
 import { backoffDelay } from "../retry/backoff";
-import { BatchDelivery } from "./batch-delivery";
+import type { BatchDelivery } from "./batch-delivery";
 import type { DeliveryEngineOptions } from "./delivery-options";
-import { DeliveryRun } from "./delivery-run";
-import { DeliveryTransport } from "./delivery-transport";
+import type { DeliveryRun } from "./delivery-run";
+import type { DeliveryTransport } from "./delivery-transport";
 import { EntryBook } from "./entry-book";
 import { KeyTimers } from "./key-timers";
+import { loadSender, type SenderModule } from "./load-sender";
 
 /*
  * One entry's delivery, from its current state to a verdict:
@@ -28,6 +29,11 @@ import { KeyTimers } from "./key-timers";
  * The decisions are data (`deliveryStep` is pure); this class performs them.
  * Every transition is one reducer step and one durable write, never inside a
  * fetch: the store is written, then the network is used.
+ *
+ * The engine keeps the namespace's entries in every tab; what sends (the
+ * transport, the batches, the run, and the verdict rules behind them) is a chunk
+ * loaded on `activate`, in the tab that sends (load-sender.ts). Nothing is sent
+ * before it is there, so no server's answer ever waits for a download.
  */
 
 export type { DeliveryEngineOptions } from "./delivery-options";
@@ -35,12 +41,18 @@ export type { DeliveryEngineOptions } from "./delivery-options";
 /** A wall clock behind a finished timer by more than this has jumped. */
 const CLOCK_SLACK_MS = 1_000;
 
+/** The parts that send, built once the sending code is loaded. */
+interface Sender {
+  readonly transport: DeliveryTransport;
+  readonly batches: BatchDelivery;
+  readonly runner: DeliveryRun;
+}
+
 export class DeliveryEngine {
   readonly #options: DeliveryEngineOptions;
   readonly #book: EntryBook;
-  readonly #transport: DeliveryTransport;
-  readonly #batches: BatchDelivery;
-  readonly #runner: DeliveryRun;
+  /** Built by the first `activate`, in the tab that sends. */
+  #sender: Sender | undefined;
   readonly #running = new Set<string>();
   /** Keys whose schedule was asked for while they were running: looked at again when the run ends. */
   readonly #rescheduleAfterRun = new Set<string>();
@@ -65,6 +77,8 @@ export class DeliveryEngine {
   readonly #waitingForKind = new Set<string>();
   #abort = new AbortController();
   #active = false;
+  /** Counts `deactivate`s: an activation that waited for the sending code across one stands down. */
+  #stops = 0;
   /** The last `retry:` a stream sent: a floor for the next backoff. */
   #serverRetryMs: number | undefined;
 
@@ -77,7 +91,11 @@ export class DeliveryEngine {
       publish: options.publish,
       onCommitted: (entry) => this.#committed(entry),
     });
-    this.#transport = new DeliveryTransport({
+  }
+
+  #createSender(module: SenderModule): Sender {
+    const options = this.#options;
+    const transport = new module.DeliveryTransport({
       book: this.#book,
       http: options.http,
       threads: options.threads,
@@ -93,12 +111,12 @@ export class DeliveryEngine {
         this.#serverRetryMs = ms;
       },
     });
-    this.#batches = new BatchDelivery(this.#book, this.#transport);
-    this.#runner = new DeliveryRun({
+    const batches = new module.BatchDelivery(this.#book, transport);
+    const runner = new module.DeliveryRun({
       options,
       book: this.#book,
-      transport: this.#transport,
-      batches: this.#batches,
+      transport,
+      batches,
       active: () => this.#active,
       abortSignal: () => this.#abort.signal,
       serverRetryMs: () => this.#serverRetryMs,
@@ -107,6 +125,7 @@ export class DeliveryEngine {
       waitBeforeAttempt: (entry) => this.#waitBeforeAttempt(entry),
       waitForKind: (key) => this.#waitingForKind.add(key),
     });
+    return { transport, batches, runner };
   }
 
   /** The namespace's entries, oldest first. A snapshot: later changes make a new array. */
@@ -157,9 +176,16 @@ export class DeliveryEngine {
   /**
    * Starts sending: entries that were sending or streaming when the page died
    * continue with the same key and body; due retries go now; later ones wait.
+   * Loads the sending code first: rejects (`sender_unavailable`) when it cannot
+   * be fetched, and stays inactive, its entries untouched, until called again.
    */
   async activate(): Promise<void> {
     if (this.#active) return;
+    const stops = this.#stops;
+    const module = await loadSender();
+    // Stopped (or activated by another call) while the code loaded.
+    if (this.#active || stops !== this.#stops) return;
+    this.#sender ??= this.#createSender(module);
     this.#active = true;
     this.#book.setWritable(true);
     this.#abort = new AbortController();
@@ -188,13 +214,14 @@ export class DeliveryEngine {
   /** Stops sending (this tab lost leadership or the client is disposed). State stays durable. */
   deactivate(): void {
     this.#active = false;
+    this.#stops += 1;
     // A write queued before this point must not land after a new leader's.
     this.#book.setWritable(false);
     this.#recovering.clear();
     // A start read's attempt not yet handed to fetch is resent through recovery, as after a reload.
     this.#startedByRead.clear();
     this.#heldStarted = undefined;
-    this.#transport.reset();
+    this.#sender?.transport.reset();
     this.#abort.abort(new OutboxError(ErrorKind.disposed, "Delivery stopped."));
     this.#timers.cancelAll();
   }
@@ -239,7 +266,8 @@ export class DeliveryEngine {
     // Only the sending tab seals; it does when it adopts the answer, or on activation.
     if (!this.#active) return entry;
     const kind = this.#options.kindKnown() ? this.#options.serverKind() : undefined;
-    const sealed = await this.#batches.seal(entry, kind, this.#options.deps.now());
+    if (!this.#sender) return entry;
+    const sealed = await this.#sender.batches.seal(entry, kind, this.#options.deps.now());
     // The sender may be another answer of the batch: it is the one that goes.
     if (sealed && sealed !== entry && this.#active) this.#wakeAfter(sealed.batch?.sendsWith ?? sealed.key, 0);
     return sealed ?? entry;
@@ -285,7 +313,8 @@ export class DeliveryEngine {
   /** After a durable write: storage works again for it, and the answers it sends for follow it. */
   #committed(entry: OutboxEntry): void {
     this.#storageFailures.delete(entry.key);
-    for (const follower of this.#batches.behind(entry)) {
+    // Only the sending tab writes delivery state, so only it has answers following others.
+    for (const follower of this.#sender?.batches.behind(entry) ?? []) {
       this.#track(
         this.#book.commit(follower.key, { type: "follow", leader: entry, at: this.#options.deps.now() }),
       );
@@ -340,10 +369,11 @@ export class DeliveryEngine {
   }
 
   async #run(key: string): Promise<void> {
-    if (this.#running.has(key) || !this.#active) return;
+    const sender = this.#sender;
+    if (this.#running.has(key) || !this.#active || !sender) return;
     this.#running.add(key);
     try {
-      await this.#runner.deliver(key, this.#recovering.delete(key), this.#startedByRead.delete(key));
+      await sender.runner.deliver(key, this.#recovering.delete(key), this.#startedByRead.delete(key));
       this.#waited.delete(key);
     } catch (error) {
       // A storage failure mid-delivery: the entry stays as last written, the

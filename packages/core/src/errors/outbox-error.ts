@@ -42,6 +42,11 @@ export const ErrorKind = {
   unauthorized: "unauthorized",
   /** The retry budget ran out. */
   retryBudgetExhausted: "retry_budget_exhausted",
+  /**
+   * The code that sends (a chunk loaded by the tab that sends) could not be
+   * fetched; the answers are kept, unsent, and the load is tried again.
+   */
+  senderUnavailable: "sender_unavailable",
   /** The client was disposed. */
   disposed: "disposed",
 } as const;

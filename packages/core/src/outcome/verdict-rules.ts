@@ -1,6 +1,7 @@
 import type { EntryError } from "../outbox/entry";
 import { OutcomeCode } from "../protocol/outcome-codes";
 import type { OutcomeContext } from "./context";
+import { NOT_TAKEN_ERRORS } from "./not-taken-errors";
 import type { DeliverySignal, DeliverySignalType, ServerKind } from "./delivery-signal";
 import type { VerdictBody, VerdictKind } from "./verdict";
 
@@ -31,6 +32,7 @@ interface RowSpec<T extends DeliverySignalType> extends Pick<VerdictRule, "id" |
   readonly decide: (signal: SignalOf<T>, context: OutcomeContext) => VerdictBody;
 }
 
+/* @__NO_SIDE_EFFECTS__ */
 function row<T extends DeliverySignalType>(spec: RowSpec<T>): VerdictRule {
   const types: readonly DeliverySignalType[] = spec.on;
   const is = (signal: DeliverySignal): signal is SignalOf<T> => types.includes(signal.type);
@@ -137,14 +139,6 @@ const PYDANTIC_AI_NOT_WAITING = /that the stored conversation is not waiting on\
 const PYDANTIC_AI_NO_HISTORY =
   /^(Tool call results were provided, but the message history is empty|Processed history cannot be empty)\./;
 const NOT_TAKEN = "this answer was not taken and its action did not run. Your answer is kept; send it again.";
-/**
- * The errors of the answers a server without the contract did not take from a
- * batch: their questions are still open there, shown or not (client/unshown-questions.ts).
- */
-export const NOT_TAKEN_ERRORS = {
-  askedAgain: "The question is still open.",
-  skippedInBatch: "Only the other answers were taken.",
-} as const;
 const NOT_RUN =
   "The server reported an error before the action could run, so it did not run. Your answer is kept; review it and answer again.";
 
