@@ -1,3 +1,4 @@
+import { importSender, type SenderModule } from "../delivery/load-sender";
 import { defaultTimers, type Timers } from "../stream/timers";
 import { type ChannelFactory, defaultOpenChannel } from "../tabs/channel";
 import { defaultLocks, type LockManagerSource } from "../tabs/lock-manager";
@@ -38,6 +39,13 @@ export interface OutboxDeps {
   readonly locks: LockManagerSource;
   /** BroadcastChannel: how the other tabs mirror the sending one. */
   readonly openChannel: ChannelFactory;
+  /**
+   * Loads the code that sends, which an app's build splits into a chunk of its
+   * own: the tab that sends calls it when it takes the lock. Nothing is sent
+   * before it resolves; while it fails, the answers wait, and it is called again.
+   * @default a dynamic `import()` of the chunk
+   */
+  readonly loadSender: () => Promise<SenderModule>;
 }
 
 function windowSignal(
@@ -85,5 +93,6 @@ export function defaultDeps(): OutboxDeps {
     storageManager: () => (typeof navigator === "undefined" ? undefined : navigator.storage),
     locks: defaultLocks,
     openChannel: defaultOpenChannel,
+    loadSender: importSender,
   };
 }

@@ -1,6 +1,5 @@
 import type { StoreApi } from "zustand/vanilla";
 import type { DeliveryEngine } from "../delivery/delivery-engine";
-import { loadSender } from "../delivery/load-sender";
 import { ErrorKind, isOutboxError } from "../errors/outbox-error";
 import { backoffDelay } from "../retry/backoff";
 import type { BackgroundRunner } from "./background-plugin";
@@ -50,8 +49,9 @@ export class Leadership {
       background.deactivate();
       return;
     }
-    // Fetched while storage opens; `activate` awaits the same load and reports its failure.
-    loadSender().catch(() => {});
+    // Fetched while storage opens; `activate` loads it again (from the module
+    // cache, or a new try) and reports a failure.
+    this.#options.deps.loadSender().catch(() => {});
     // Granted before the first read finished: that read (begun with the channel
     // open) is recent enough. Granted later: read again.
     this.#enqueue(lifecycle.isReady, 0);

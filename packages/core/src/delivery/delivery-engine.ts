@@ -182,7 +182,7 @@ export class DeliveryEngine {
   async activate(): Promise<void> {
     if (this.#active) return;
     const stops = this.#stops;
-    const module = await loadSender();
+    const module = await loadSender(this.#options.deps.loadSender);
     // Stopped (or activated by another call) while the code loaded.
     if (this.#active || stops !== this.#stops) return;
     this.#sender ??= this.#createSender(module);
