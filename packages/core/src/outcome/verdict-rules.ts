@@ -1,8 +1,8 @@
 import type { EntryError } from "../outbox/entry";
 import { OutcomeCode } from "../protocol/outcome-codes";
 import type { OutcomeContext } from "./context";
-import { NOT_TAKEN_ERRORS } from "./not-taken-errors";
 import type { DeliverySignal, DeliverySignalType, ServerKind } from "./delivery-signal";
+import { NOT_TAKEN_ERRORS } from "./not-taken-errors";
 import type { VerdictBody, VerdictKind } from "./verdict";
 
 /**

@@ -4,7 +4,15 @@ import type { OutboxClient } from "../../src/client/create-outbox-client";
 import { importSender, type SenderModule } from "../../src/delivery/load-sender";
 import type { OutboxEntry } from "../../src/outbox/entry";
 import { manualSignal } from "../../src/testing/manual-signal";
-import { askForDeployment, ledger, makeClient, type RequestRecord, recordingFetch, settled, startHarness } from "./harness";
+import {
+  askForDeployment,
+  ledger,
+  makeClient,
+  type RequestRecord,
+  recordingFetch,
+  settled,
+  startHarness,
+} from "./harness";
 
 // The code that sends is a chunk the sending tab loads when it takes the lock
 // (delivery/load-sender.ts). While it cannot be fetched, an answer is kept as it
@@ -99,7 +107,11 @@ test("the sending code loads again the moment the browser is back online, not af
   });
   await client.start();
   const interrupt = await askForDeployment(client, "t-sender-online");
-  const entry = await client.answer({ threadId: "t-sender-online", interruptId: interrupt.id, approved: true });
+  const entry = await client.answer({
+    threadId: "t-sender-online",
+    interruptId: interrupt.id,
+    approved: true,
+  });
   await until(() => client.connection.getState().senderError !== null, "the failed load");
 
   // No timer fires from here on: only the online event can try again, once a
