@@ -56,6 +56,7 @@ export function useApprovalCard(
   const client = useOutboxClient();
   const serverKind = useStore(client.connection, (state) => state.serverKind);
   const online = useStore(client.connection, (state) => state.online);
+  const senderUnavailable = useStore(client.connection, (state) => state.senderError !== null);
   const kept = approval.entry?.state === "needs_user" ? approval.entry.decision : undefined;
   const keptArgs = kept?.kind === "approve" ? kept.editedArgs : undefined;
   const proposedArgs = approval.proposed?.args ?? NO_ARGS;
@@ -75,7 +76,13 @@ export function useApprovalCard(
   );
   const batch = approval.entry ? batchProgress(entries, approval.entry) : undefined;
   const verdict = approval.entry
-    ? describeVerdict(approval.entry, { secondsLeft, serverKind, online, ...(batch ? { batch } : {}) })
+    ? describeVerdict(approval.entry, {
+        secondsLeft,
+        serverKind,
+        online,
+        senderUnavailable,
+        ...(batch ? { batch } : {}),
+      })
     : null;
   return {
     threadId,

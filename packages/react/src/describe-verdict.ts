@@ -31,6 +31,11 @@ export interface VerdictContext {
   readonly serverKind?: ServerKind;
   /** `connection.online`: offline waits say so instead of counting down. @default true */
   readonly online?: boolean;
+  /**
+   * `connection.senderError !== null`: this tab sends, but could not load the code
+   * that sends, so a saved answer does not claim to be "sending shortly". @default false
+   */
+  readonly senderUnavailable?: boolean;
   /** For an answer held for its run's other questions: `batchProgress(entries, entry)`. */
   readonly batch?: BatchProgress;
 }
@@ -117,9 +122,11 @@ export function describeVerdict(
     case EntryState.queued:
       return {
         tone: VerdictTone.pending,
-        sentence: online
-          ? `Your ${what} is saved on this device; sending shortly.`
-          : `Offline — your ${what} is saved on this device and will be sent when you are back.`,
+        sentence: !online
+          ? `Offline — your ${what} is saved on this device and will be sent when you are back.`
+          : context.senderUnavailable
+            ? `Your ${what} is saved on this device. This page could not load the code that sends it and keeps trying; reloading the page also helps.`
+            : `Your ${what} is saved on this device; sending shortly.`,
       };
     case EntryState.sending:
       return { tone: VerdictTone.progress, sentence: `Sending your ${what}…` };
