@@ -1,6 +1,7 @@
 // Runs a benchmark inside real Chromium: the page entry is bundled with esbuild
-// (the code under test, exactly as an app would ship it), served from node:http,
-// and opened with Debian's Chromium through Playwright.
+// (the code under test, exactly as an app would ship it: split at its dynamic
+// imports, so the sending tab's chunk is fetched as in an app), served from
+// node:http, and opened with Debian's Chromium through Playwright.
 //
 // Two things make the page measure what a user's browser does:
 // - a persistent profile in a fresh temp dir, so IndexedDB lives on disk and a
@@ -38,22 +39,32 @@ const ISOLATION_HEADERS = {
   "cross-origin-resource-policy": "same-origin",
 };
 
+/** Where esbuild is told to write; nothing is written, the paths only name the files served. */
+const OUTDIR = "/bench-page";
+
 /** Bundles `entry` (a path relative to bench/pages/) and opens it on a fresh on-disk profile. */
 export async function openBenchPage(entry: string, extraArgs: readonly string[] = []): Promise<BenchPage> {
   const bundled = await build({
-    entryPoints: [fileURLToPath(new URL(`../pages/${entry}`, import.meta.url))],
+    entryPoints: { bench: fileURLToPath(new URL(`../pages/${entry}`, import.meta.url)) },
     bundle: true,
     format: "esm",
     platform: "browser",
     target: "es2022",
     // BENCH_PAGE_MINIFY=0 keeps names readable in a DevTools profile.
     minify: process.env.BENCH_PAGE_MINIFY !== "0",
+    splitting: true,
+    outdir: OUTDIR,
     write: false,
   });
-  const script = bundled.outputFiles[0]?.text;
-  if (script === undefined) throw new Error(`esbuild produced nothing for ${entry}`);
+  // Served by path: /bench.js and its chunks (the sending code, the schemas, the validator).
+  const scripts = new Map(
+    bundled.outputFiles.map((file) => [file.path.slice(file.path.indexOf(OUTDIR) + OUTDIR.length), file.text]),
+  );
+  if (!scripts.has("/bench.js")) throw new Error(`esbuild produced nothing for ${entry}`);
   const server: Server = createServer((req, res) => {
-    if (req.url === "/bench.js") {
+    const script = scripts.get(req.url ?? "");
+    if (script !== undefined) {
+      // Never cached: every reload fetches the chunks again, the slowest case.
       res.writeHead(200, {
         ...ISOLATION_HEADERS,
         "content-type": "text/javascript; charset=utf-8",

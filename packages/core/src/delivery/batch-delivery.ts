@@ -126,21 +126,6 @@ export class BatchDelivery {
     if (sealed?.state === EntryState.held) await this.#book.commit(key, action);
   }
 
-  /** After the sender's write: the followers whose mirrored progress is behind it. */
-  behind(sender: OutboxEntry): OutboxEntry[] {
-    if (!sender.batch || sender.batch.sendsWith !== undefined || isFinalState(sender.state)) return [];
-    return this.#book
-      .followersOf(sender.key)
-      .filter(
-        (follower) =>
-          !isFinalState(follower.state) &&
-          (follower.state !== sender.state ||
-            follower.attempts !== sender.attempts ||
-            follower.nextAttemptAt !== sender.nextAttemptAt ||
-            follower.lastError !== sender.lastError),
-      );
-  }
-
   /**
    * Each follower's own verdict from the signal that settled the sender (a
    * hydration is read for its own tool call), or the sender's where its own

@@ -313,8 +313,7 @@ export class DeliveryEngine {
   /** After a durable write: storage works again for it, and the answers it sends for follow it. */
   #committed(entry: OutboxEntry): void {
     this.#storageFailures.delete(entry.key);
-    // Only the sending tab writes delivery state, so only it has answers following others.
-    for (const follower of this.#sender?.batches.behind(entry) ?? []) {
+    for (const follower of this.#book.behind(entry)) {
       this.#track(
         this.#book.commit(follower.key, { type: "follow", leader: entry, at: this.#options.deps.now() }),
       );

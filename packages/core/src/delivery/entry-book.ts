@@ -1,6 +1,6 @@
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import { CommitGroup } from "../outbox/commit-group";
-import type { OutboxEntry } from "../outbox/entry";
+import { isFinalState, type OutboxEntry } from "../outbox/entry";
 import { compareEntries, type OutboxStore, revisionOf } from "../outbox/outbox-store";
 import { type EntryAction, reduceEntry } from "../outbox/reducer";
 import { withEntry, withoutEntry } from "../outbox/sorted-entries";
@@ -64,6 +64,23 @@ export class EntryBook {
     const followers: OutboxEntry[] = [];
     for (const entry of this.#entries.values()) if (entry.batch?.sendsWith === key) followers.push(entry);
     return followers;
+  }
+
+  /**
+   * After the sender's write: the followers whose mirrored progress is behind it.
+   * Here, not with the batches' sending code: every commit asks, in a tab whose
+   * sending code has not loaded yet too.
+   */
+  behind(sender: OutboxEntry): OutboxEntry[] {
+    if (!sender.batch || sender.batch.sendsWith !== undefined || isFinalState(sender.state)) return [];
+    return this.followersOf(sender.key).filter(
+      (follower) =>
+        !isFinalState(follower.state) &&
+        (follower.state !== sender.state ||
+          follower.attempts !== sender.attempts ||
+          follower.nextAttemptAt !== sender.nextAttemptAt ||
+          follower.lastError !== sender.lastError),
+    );
   }
 
   /** The namespace's entries, oldest first. A snapshot: later changes make a new array. */
