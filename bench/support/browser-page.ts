@@ -58,17 +58,23 @@ export async function openBenchPage(entry: string, extraArgs: readonly string[] 
   });
   // Served by path: /bench.js and its chunks (the sending code, the schemas, the validator).
   const scripts = new Map(
-    bundled.outputFiles.map((file) => [file.path.slice(file.path.indexOf(OUTDIR) + OUTDIR.length), file.text]),
+    bundled.outputFiles.map((file) => [
+      file.path.slice(file.path.indexOf(OUTDIR) + OUTDIR.length),
+      file.text,
+    ]),
   );
   if (!scripts.has("/bench.js")) throw new Error(`esbuild produced nothing for ${entry}`);
   const server: Server = createServer((req, res) => {
     const script = scripts.get(req.url ?? "");
     if (script !== undefined) {
-      // Never cached: every reload fetches the chunks again, the slowest case.
+      // The page's entry is fetched anew on every reload. Its chunks are named by
+      // their content's hash and served as an app's hashed assets are (cached for
+      // good), unless BENCH_CHUNK_CACHE=0 makes every reload fetch them again too.
+      const hashed = req.url !== "/bench.js" && process.env.BENCH_CHUNK_CACHE !== "0";
       res.writeHead(200, {
         ...ISOLATION_HEADERS,
         "content-type": "text/javascript; charset=utf-8",
-        "cache-control": "no-store",
+        "cache-control": hashed ? "public, max-age=31536000, immutable" : "no-store",
       });
       res.end(script);
       return;
