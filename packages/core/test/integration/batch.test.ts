@@ -2,7 +2,15 @@ import { expect, test } from "vitest";
 import { batchProgress } from "../../src/outbox/batch-progress";
 import { MemoryStore } from "../../src/outbox/memory-store";
 import type { OutboxStore } from "../../src/outbox/outbox-store";
-import { ledger, makeClient, type RequestRecord, recordingFetch, settled, startHarness } from "./harness";
+import {
+  ledger,
+  makeClient,
+  type RequestRecord,
+  recordingFetch,
+  resumes,
+  settled,
+  startHarness,
+} from "./harness";
 
 // A run that asks two questions ("deploy to prod and staging") is answered in
 // one resume: AG-UI requires every open interrupt of a run in it. Asserted at
@@ -15,8 +23,6 @@ async function askTwice(client: ReturnType<typeof makeClient>, threadId: string)
   expect(interrupts).toHaveLength(2);
   return interrupts;
 }
-
-const resumes = (log: readonly RequestRecord[]) => log.filter((request) => request.idempotencyKey !== null);
 
 // On the contract server and on af-lifecycle (Agent Framework 1.7.0, which runs every
 // approved call of the resume) both run; af-legacy (1.0.1) is below.

@@ -2,22 +2,13 @@
 // on demand; a failed load is read again after the usual backoff, never a dead end.
 import { expect, test, vi } from "vitest";
 import { VirtualTime } from "../../src/background/virtual-time.test-util";
-import { makeClient, startHarness } from "./harness";
+import { makeClient, startHarness, until } from "./harness";
 
 const chunk = vi.hoisted(() => ({ fail: true }));
 vi.mock("../../src/transport/validate-capabilities", async (importOriginal) => {
   if (chunk.fail) throw new TypeError("Failed to fetch dynamically imported module");
   return importOriginal();
 });
-
-/** Resolves (on real time) once `predicate` holds. */
-async function until(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
 
 test("the capabilities schema failing to load: the link is unreachable, capabilities are read again with backoff, then the kind is known", async () => {
   const harness = await startHarness();

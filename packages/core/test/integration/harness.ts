@@ -174,3 +174,20 @@ export async function askForDeployment(
   if (!interrupt) throw new Error("the agent did not ask for approval");
   return interrupt;
 }
+
+/** Resolves (on real time) once `predicate` holds. */
+export async function until(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+/** The client's published copy of one entry. */
+export const entryOf = (client: OutboxClient, key: string) =>
+  client.outbox.getState().entries.find((entry) => entry.key === key) as OutboxEntry;
+
+/** The requests that carried an answer (an `Idempotency-Key`). */
+export const resumes = (log: readonly RequestRecord[]) =>
+  log.filter((request) => request.idempotencyKey !== null);

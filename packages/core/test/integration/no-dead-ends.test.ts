@@ -3,7 +3,7 @@ import { VirtualTime } from "../../src/background/virtual-time.test-util";
 import type { OutboxClient } from "../../src/client/create-outbox-client";
 import { CAPABILITY_READS_BEFORE_FALLBACK } from "../../src/client/server-kind";
 import { OutboxError } from "../../src/errors/outbox-error";
-import { isFinalState, type OutboxEntry } from "../../src/outbox/entry";
+import { isFinalState } from "../../src/outbox/entry";
 import { MemoryStore } from "../../src/outbox/memory-store";
 import type { OutboxStore } from "../../src/outbox/outbox-store";
 import type { LockLike, LockManagerLike } from "../../src/tabs/lock-manager";
@@ -11,12 +11,15 @@ import { manualSignal } from "../../src/testing/manual-signal";
 import {
   askForDeployment,
   chaos,
+  entryOf,
   ledger,
   makeClient,
   type RequestRecord,
   recordingFetch,
+  resumes,
   settled,
   startHarness,
+  until,
 } from "./harness";
 
 // Every answer ends in a server's verdict or the person's choice: offline, spent
@@ -25,20 +28,6 @@ import {
 // stays exact); what counts is asserted at the server.
 
 const MINUTE = 60_000;
-
-/** Resolves (on real time) once `predicate` holds. */
-async function until(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
-const entryOf = (client: OutboxClient, key: string) =>
-  client.outbox.getState().entries.find((entry) => entry.key === key) as OutboxEntry;
-
-const resumes = (log: readonly RequestRecord[]) => log.filter((request) => request.idempotencyKey !== null);
 
 /** Every state an entry passes through, as published. */
 function statesOf(client: OutboxClient, key: () => string | undefined): string[] {

@@ -1,17 +1,18 @@
 import { expect, test } from "vitest";
 import { VirtualTime } from "../../src/background/virtual-time.test-util";
-import type { OutboxClient } from "../../src/client/create-outbox-client";
 import { importSender, type SenderModule } from "../../src/delivery/load-sender";
-import type { OutboxEntry } from "../../src/outbox/entry";
 import { manualSignal } from "../../src/testing/manual-signal";
 import {
   askForDeployment,
+  entryOf,
   ledger,
   makeClient,
   type RequestRecord,
   recordingFetch,
+  resumes,
   settled,
   startHarness,
+  until,
 } from "./harness";
 
 // The code that sends is a chunk the sending tab loads when it takes the lock
@@ -22,15 +23,6 @@ import {
 
 const MINUTE = 60_000;
 
-/** Resolves (on real time) once `predicate` holds. */
-async function until(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
 /** Resolves once `count` stops changing for 100 ms of real time. */
 async function quiet(count: () => number): Promise<void> {
   for (let last = -1; last !== count(); ) {
@@ -38,11 +30,6 @@ async function quiet(count: () => number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
-
-const entryOf = (client: OutboxClient, key: string) =>
-  client.outbox.getState().entries.find((entry) => entry.key === key) as OutboxEntry;
-
-const resumes = (log: readonly RequestRecord[]) => log.filter((request) => request.idempotencyKey !== null);
 
 /** A chunk load that fails (as a browser's does when the chunk cannot be fetched) until `fixed`. */
 function flakyChunk() {
