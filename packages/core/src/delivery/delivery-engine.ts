@@ -181,11 +181,13 @@ export class DeliveryEngine {
    */
   async activate(): Promise<void> {
     if (this.#active) return;
-    const stops = this.#stops;
-    const module = await loadSender(this.#options.deps.loadSender);
-    // Stopped (or activated by another call) while the code loaded.
-    if (this.#active || stops !== this.#stops) return;
-    this.#sender ??= this.#createSender(module);
+    if (!this.#sender) {
+      const stops = this.#stops;
+      const module = await loadSender(this.#options.deps.loadSender);
+      // Stopped (or activated by another call) while the code loaded.
+      if (this.#active || stops !== this.#stops) return;
+      this.#sender ??= this.#createSender(module);
+    }
     this.#active = true;
     this.#book.setWritable(true);
     this.#abort = new AbortController();
