@@ -38,6 +38,8 @@ test("the sending code cannot be fetched: the answer is kept and unsent, and the
   const banner = page.getByTestId("connection");
   await expect(banner).toHaveAttribute("data-sender", "unavailable");
   await expect(banner).toContainText("could not load the code that sends answers");
+  // The outbox panel tells the same, not "sending shortly".
+  await expect(page.getByTestId("outbox-entry")).toContainText("could not load the code that sends it");
   expect(refused).toBeGreaterThan(0);
   // On disk, unsent; at the server, nothing.
   const [stored] = (await readStoredEntries(page)).filter((entry) => entry.threadId === threadId);

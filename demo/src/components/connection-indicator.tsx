@@ -73,7 +73,7 @@ export function ConnectionIndicator(): ReactNode {
       : "no recovery contract (degraded mode)";
   return (
     <p
-      className={`connection connection--${connection.link.name}`}
+      className={`connection connection--${connection.link.name}${connection.senderError ? " connection--sender-unavailable" : ""}`}
       role="status"
       data-testid="connection"
       data-link={connection.link.name}
