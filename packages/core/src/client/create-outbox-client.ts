@@ -227,6 +227,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       }),
       deps.visible.subscribe((visible) => {
         if (visible && isLeader()) {
+          leadership.retryNow();
           engine?.retryNetworkWaitsNow();
           rescan();
         }

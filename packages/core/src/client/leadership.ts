@@ -25,16 +25,28 @@ export interface LeadershipOptions {
  *   granted ─▶ (ready) ─▶ [re-read entries] ─▶ activate delivery + background runs
  *      │       (the delivery itself sends nothing new until the server kind is known)
  *      │          a step fails (storage, the sending code) ─▶ reported, tried again after
- *      │          a full-jitter backoff, or at once when the browser is back online
+ *      │          a full-jitter backoff, or at once when the browser is back (online, visible);
+ *      │          the sending code failing SENDER_LOADS_BEFORE_WAITING times in a row ─▶
+ *      │          no more timed tries: only the browser coming back tries again
  *      └─ the sending code starts loading at once, beside the storage read
  *   lost ─▶ deactivate at once (durable state stays)
  */
+/**
+ * Failed loads of the sending code in a row (about two minutes of backoff) after
+ * which it is tried again only when the browser comes back (online, visible): a
+ * chunk that stays missing (a deploy removed it) is not asked for every 30 s for
+ * the page's life. The answers wait on disk meanwhile; a reload loads it too.
+ */
+export const SENDER_LOADS_BEFORE_WAITING = 8;
+
 export class Leadership {
   readonly #options: LeadershipOptions;
   #chain: Promise<void> = Promise.resolve();
   #retryTimer: unknown;
   /** Failed steps in a row: the backoff before the next try. */
   #attempts = 0;
+  /** The sending code's loads failed SENDER_LOADS_BEFORE_WAITING times: waiting for `retryNow`. */
+  #waiting = false;
 
   constructor(options: LeadershipOptions) {
     this.#options = options;
@@ -45,6 +57,7 @@ export class Leadership {
     connection.setState({ leader: isLeader });
     if (!isLeader) {
       this.#cancelRetry();
+      this.#waiting = false;
       this.#options.engine()?.deactivate();
       background.deactivate();
       return;
@@ -62,11 +75,12 @@ export class Leadership {
     return this.#chain;
   }
 
-  /** The browser is back online: a step waiting out its backoff is tried now. */
+  /** The browser is back (online, visible): a failed step waiting for its retry is tried now. */
   retryNow(): void {
     const { lifecycle, isLeader } = this.#options;
-    if (this.#retryTimer === undefined || lifecycle.isDisposed || !isLeader()) return;
+    if ((this.#retryTimer === undefined && !this.#waiting) || lifecycle.isDisposed || !isLeader()) return;
     this.#cancelRetry();
+    this.#waiting = false;
     this.#enqueue(true, this.#attempts);
   }
 
@@ -86,10 +100,14 @@ export class Leadership {
         },
         (error: unknown) => {
           sink.report(error, ErrorSource.leadership);
+          this.#attempts = attempt + 1;
           if (isOutboxError(error) && error.kind === ErrorKind.senderUnavailable) {
             connection.setState({ senderError: error });
+            if (this.#attempts >= SENDER_LOADS_BEFORE_WAITING) {
+              this.#waiting = true;
+              return;
+            }
           }
-          this.#attempts = attempt + 1;
           this.#retryLater(attempt);
         },
       );

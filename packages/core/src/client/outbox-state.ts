@@ -48,7 +48,8 @@ export interface ConnectionState {
   /**
    * The sending tab could not load the code that sends (a chunk of the app's
    * build): its answers are kept, unsent, and the load is tried again with a
-   * backoff and whenever the browser comes back online. Null otherwise.
+   * backoff (`SENDER_LOADS_BEFORE_WAITING` times) and whenever the browser comes
+   * back online or the page visible. Null otherwise.
    */
   readonly senderError: OutboxError | null;
 }
