@@ -4,6 +4,7 @@ import { playwright } from "@vitest/browser-playwright";
 import { defaultClientConditions, defaultServerConditions, type ProxyOptions } from "vite";
 import { defineConfig } from "vitest/config";
 import { chromiumArgs, chromiumExecutablePath } from "./e2e/chromium.ts";
+import { portsFromEnv } from "./e2e/support/free-ports.ts";
 
 // Vitest resolves globs against `root`; the root is the demo app, so every path
 // below is absolute (see TOOLCHAIN.md).
@@ -39,6 +40,13 @@ const demoServer = {
   strictPort: true,
   proxy: { "/agent": proxyToMock, "/__": proxyToMock },
 };
+
+// Each browser project's server on a port free now (Vitest's default, 63315 and up, is
+// shared by every run on the machine), on the address the browser is sent to.
+const browserPorts = process.env.VITEST
+  ? portsFromEnv(["VITEST_BROWSER_PORT", "VITEST_BROWSER_REACT18_PORT"])
+  : { VITEST_BROWSER_PORT: 0, VITEST_BROWSER_REACT18_PORT: 0 };
+const browserApi = (port: number) => ({ host: "127.0.0.1", port });
 
 // Inside the workspace the packages resolve to their TypeScript sources (the
 // `@agui-outbox/source` export condition): no build step in the inner loop. What an
@@ -90,6 +98,7 @@ export default defineConfig({
           ],
           testTimeout: 20_000,
           browser: {
+            api: browserApi(browserPorts.VITEST_BROWSER_PORT),
             enabled: true,
             headless: true,
             screenshotFailures: false,
@@ -133,6 +142,7 @@ export default defineConfig({
           include: ["packages/react/src/hooks.browser.test.tsx", "packages/react/src/use-*.browser.test.tsx"],
           testTimeout: 20_000,
           browser: {
+            api: browserApi(browserPorts.VITEST_BROWSER_REACT18_PORT),
             enabled: true,
             headless: true,
             screenshotFailures: false,

@@ -2,13 +2,16 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
 import { chromiumArgs, chromiumExecutablePath } from "./chromium.ts";
+import { portsFromEnv } from "./support/free-ports.ts";
 
 // The CopilotKit example (examples/copilotkit) on DurableHttpAgent, against a mock server
 // of its own. Its dependencies are installed apart from the workspace
 // (scripts/ensure-example.mjs); where they are missing the specs skip with the reason.
 const repo = fileURLToPath(new URL("..", import.meta.url));
-export const copilotkitMockPort = Number(process.env.E2E_COPILOTKIT_MOCK_PORT ?? 8806);
-export const copilotkitAppPort = Number(process.env.E2E_COPILOTKIT_PORT ?? 5186);
+// The variables' ports, or free ones picked once in the runner (the workers inherit them).
+const ports = portsFromEnv(["E2E_COPILOTKIT_MOCK_PORT", "E2E_COPILOTKIT_PORT"]);
+export const copilotkitMockPort = ports.E2E_COPILOTKIT_MOCK_PORT;
+export const copilotkitAppPort = ports.E2E_COPILOTKIT_PORT;
 export const copilotkitUnavailable =
   process.env.COPILOTKIT_UNAVAILABLE ??
   (existsSync(`${repo}examples/copilotkit/node_modules/@copilotkit/react-core/package.json`)

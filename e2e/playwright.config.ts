@@ -2,21 +2,35 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
 import { chromiumArgs, chromiumExecutablePath } from "./chromium.ts";
+import { portsFromEnv } from "./support/free-ports.ts";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
-// Ports of their own, so a running `npm run demo` does not collide with the tests.
-export const mockPort = Number(process.env.E2E_MOCK_PORT ?? 8797);
-export const demoPort = Number(process.env.E2E_DEMO_PORT ?? 5183);
+// Each server's port from its variable, or a free one: two runs on one machine (and a
+// running `npm run demo`) never meet. Picked once, in the runner; the workers inherit them.
+const ports = portsFromEnv([
+  "E2E_MOCK_PORT",
+  "E2E_DEMO_PORT",
+  "E2E_TTL_MOCK_PORT",
+  "E2E_TTL_DEMO_PORT",
+  "E2E_AF_PORT",
+  "E2E_AF_DEMO_PORT",
+  "E2E_PYDANTIC_AI_PORT",
+  "E2E_PYDANTIC_AI_DEMO_PORT",
+  "E2E_LANGGRAPH_PORT",
+  "E2E_LANGGRAPH_DEMO_PORT",
+]);
+export const mockPort = ports.E2E_MOCK_PORT;
+export const demoPort = ports.E2E_DEMO_PORT;
 // A second mock and demo whose interrupts expire in seconds, for the expiry scenario only.
-export const ttlMockPort = Number(process.env.E2E_TTL_MOCK_PORT ?? mockPort + 1);
-export const ttlDemoPort = Number(process.env.E2E_TTL_DEMO_PORT ?? demoPort + 1);
+export const ttlMockPort = ports.E2E_TTL_MOCK_PORT;
+export const ttlDemoPort = ports.E2E_TTL_DEMO_PORT;
 export const shortInterruptTtlMs = 4000;
 const expirySpec = "recovery/expired.spec.ts";
 // The real Agent Framework server (e2e/peers/agent-framework) behind a third preview of
 // the demo. `npm test` installs its Python environment first; where that cannot be done
 // the spec skips with the reason, and neither server is started.
-export const afPeerPort = Number(process.env.E2E_AF_PORT ?? mockPort + 2);
-export const afDemoPort = Number(process.env.E2E_AF_DEMO_PORT ?? demoPort + 2);
+export const afPeerPort = ports.E2E_AF_PORT;
+export const afDemoPort = ports.E2E_AF_DEMO_PORT;
 const peerSpec = "peers/agent-framework.spec.ts";
 const peerPython = `${repo}e2e/peers/agent-framework/.venv/bin/python`;
 export const afPeerUnavailable =
@@ -44,8 +58,8 @@ const peerServers = afPeerUnavailable
     ];
 // The real pydantic-ai AG-UI server (e2e/peers/pydantic-ai, history held on the server)
 // behind its own preview of the demo, skipped with the reason where it is not installed.
-export const pydanticAiPeerPort = Number(process.env.E2E_PYDANTIC_AI_PORT ?? mockPort + 3);
-export const pydanticAiDemoPort = Number(process.env.E2E_PYDANTIC_AI_DEMO_PORT ?? demoPort + 3);
+export const pydanticAiPeerPort = ports.E2E_PYDANTIC_AI_PORT;
+export const pydanticAiDemoPort = ports.E2E_PYDANTIC_AI_DEMO_PORT;
 const pydanticAiSpec = "peers/pydantic-ai.spec.ts";
 const pydanticAiPython = `${repo}e2e/peers/pydantic-ai/.venv/bin/python`;
 export const pydanticAiPeerUnavailable =
@@ -76,8 +90,8 @@ const pydanticAiServers = pydanticAiPeerUnavailable
     ];
 // The real LangGraph server (e2e/peers/langgraph) behind a preview of the demo of its own,
 // skipped with the reason where its Python environment could not be installed.
-export const langGraphPeerPort = Number(process.env.E2E_LANGGRAPH_PORT ?? mockPort + 4);
-export const langGraphDemoPort = Number(process.env.E2E_LANGGRAPH_DEMO_PORT ?? demoPort + 4);
+export const langGraphPeerPort = ports.E2E_LANGGRAPH_PORT;
+export const langGraphDemoPort = ports.E2E_LANGGRAPH_DEMO_PORT;
 const langGraphSpec = "peers/langgraph.spec.ts";
 const langGraphPython = `${repo}e2e/peers/langgraph/.venv/bin/python`;
 export const langGraphPeerUnavailable =

@@ -26,8 +26,7 @@ const replicaServer = {
   command: `${repo}node_modules/.bin/tsx --conditions=@agui-outbox/source ${repo}e2e/support/replicas/mock-replicas.ts`,
   env: {
     PORT: String(mockPort),
-    // Ports of the block the mock's port opens (the TTL and peer servers, not started here, use +1…+4).
-    MOCK_REPLICA_PORTS: [5, 6, 7].map((offset) => mockPort + offset).join(","),
+    // The replicas take free ports of their own (MOCK_REPLICA_PORTS, inherited, pins them).
     MOCK_CLAIM_LEASE_MS: "1000",
   },
   // The group gets SIGTERM (not Playwright's SIGKILL), so Postgres is stopped and its folder removed.

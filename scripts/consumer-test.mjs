@@ -6,17 +6,34 @@
 // special config, and answers an approval in Chromium against the mock server:
 // the card says applied and the ledger holds exactly one execution.
 // Run: node scripts/consumer-test.mjs (part of `npm test`). Only the npm registry is
-// reached (the installs). Ports: CONSUMER_MOCK_PORT (8817), CONSUMER_APP_PORT (5207, +1).
+// reached (the installs). Ports: CONSUMER_MOCK_PORT, CONSUMER_APP_PORT (+1 for the second
+// app); free ones when unset, so two runs on one machine never meet.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const bin = (name) => `${repo}node_modules/.bin/${name}`;
-const mockPort = Number(process.env.CONSUMER_MOCK_PORT ?? 8817);
-const appPort = Number(process.env.CONSUMER_APP_PORT ?? 5207);
+
+/** A port nothing listens on now (the kernel picks it). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const mockPort = Number(process.env.CONSUMER_MOCK_PORT ?? (await freePort()));
+/** The port of the `index`th app's preview. */
+const appPort = async (index) =>
+  process.env.CONSUMER_APP_PORT ? Number(process.env.CONSUMER_APP_PORT) + index : await freePort();
 const PACKAGES = ["core", "react"];
 // The launch recipe of e2e/chromium.ts (Debian's Chromium, no network chatter).
 const chromiumExecutablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -354,7 +371,7 @@ async function main() {
   const browser = await chromium.launch({ executablePath: chromiumExecutablePath, args: chromiumArgs });
   try {
     for (const [index, name] of built.entries()) {
-      const port = appPort + index;
+      const port = await appPort(index);
       await check(
         `${name}: in Chromium, an approval answered against the mock server is applied, ledger 1`,
         async () => {

@@ -276,9 +276,14 @@ test("the injected clock schedules lease renewals: ticking keeps a held claim, n
 
     for (let step = 0; step < 4; step += 1) {
       time.now += LEASE_MS / 2;
-      if (ticking) clock.advance(LEASE_MS / 2);
-      // Let the renewal's store write settle before the other instance looks.
-      await new Promise((resolve) => setImmediate(resolve));
+      if (ticking) {
+        clock.advance(LEASE_MS / 2);
+        // The renewal's store write lands before the other instance looks.
+        await vi.waitFor(async () => {
+          const [renewed] = await store.threadOccurrences(threadId);
+          expect(renewed?.claim?.leaseUntil).toBe(time.now + LEASE_MS);
+        });
+      }
       await sweeper.contract.sweep();
     }
     const [occurrence] = await store.threadOccurrences(threadId);

@@ -1,4 +1,4 @@
-import { expect, test } from "vitest";
+import { expect, test, vi } from "vitest";
 import { isOutboxError } from "../errors/outbox-error";
 import { MemoryStore } from "../outbox/memory-store";
 import { parseRetryAfter } from "../retry/retry-after";
@@ -58,6 +58,19 @@ function setup(script: Script) {
   return { runner, store, threads, time, requests };
 }
 
+/**
+ * Runs every timer due now or later, the virtual clock's included (it pumps on
+ * setImmediate), until none is left: what an idle runner would do, it has done.
+ */
+async function runEveryTimer(): Promise<void> {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "clearImmediate"] });
+  try {
+    await vi.runAllTimersAsync();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 function settledRun(runner: BackgroundRuns) {
   return new Promise<NonNullable<ReturnType<BackgroundRuns["get"]>>>((resolve) => {
     const check = () => {
@@ -98,7 +111,7 @@ test("nothing is polled while inactive; activate polls the held token", async ()
     return json(200, backgroundBody("completed", null, [], 1));
   });
   await runner.start({ threadId: "t1", text: "hi" });
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await runEveryTimer();
   expect(polls).toBe(0);
   runner.activate();
   expect((await settledRun(runner)).verdict).toBe("completed");
@@ -181,8 +194,7 @@ test("dispose stops a waiting loop; the record keeps its token and schedule", as
   });
   expect(waiting.nextPollAt).toBe(time.now() + 5_000);
   // The loop goes to sleep right after the write that published the state.
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  expect(time.pending).toBe(1);
+  await vi.waitFor(() => expect(time.pending).toBe(1));
   runner.dispose();
   expect(time.pending).toBe(0);
   expect((await store.listBackgroundRuns("user-1"))[0]).toMatchObject({
@@ -224,7 +236,7 @@ test("a run wiped from storage by another tab (sign-out) is forgotten at the nex
 
   // The sending tab is gone; the other one takes over.
   other.activate();
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await runEveryTimer();
   expect(requests).toEqual([]);
   expect(await sending.store.listBackgroundRuns("user-1")).toEqual([]);
   other.dispose();

@@ -1,4 +1,4 @@
-import { expect, test } from "vitest";
+import { expect, test, vi } from "vitest";
 import { backgroundRuns } from "../background-runs";
 import { EntryState } from "../outbox/entry";
 import { MemoryStore } from "../outbox/memory-store";
@@ -13,12 +13,26 @@ test("a tab that holds the lock before its first read is done reads the backgrou
     reads += 1;
     return listBackgroundRuns(namespace);
   };
+  // Leading ends by setting the background runs going, after any read it makes.
+  let activated = () => {};
+  const led = new Promise<void>((resolve) => {
+    activated = resolve;
+  });
+  const plugin = backgroundRuns();
   // No Web Locks: the only tab, leader from the start.
   const client = createOutboxClient({
     url: "http://127.0.0.1:9/agent",
     namespace: "reads",
     storage: store,
-    backgroundRuns: backgroundRuns(),
+    backgroundRuns: (options) => {
+      const runner = plugin(options);
+      const activate = runner.activate.bind(runner);
+      runner.activate = () => {
+        activate();
+        activated();
+      };
+      return runner;
+    },
     deps: {
       locks: () => undefined,
       openChannel: () => undefined,
@@ -26,8 +40,7 @@ test("a tab that holds the lock before its first read is done reads the backgrou
     },
   });
   await client.start();
-  // Leadership activates after start resolves: let it run.
-  for (let turn = 0; turn < 20; turn += 1) await new Promise((resolve) => setTimeout(resolve, 0));
+  await led;
   expect(client.connection.getState().leader).toBe(true);
   expect(reads).toBe(1);
   client.dispose();
@@ -62,9 +75,7 @@ test("with a server kind cached, a recovered answer is handed to fetch before ca
     },
   });
   void client.start();
-  for (let turn = 0; turn < 40 && asked.length < 2; turn += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
+  await vi.waitFor(() => expect(asked.length).toBeGreaterThanOrEqual(2));
   expect(asked.slice(0, 2)).toEqual(["resume", "/capabilities"]);
   client.dispose();
 });

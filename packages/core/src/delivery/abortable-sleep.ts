@@ -7,14 +7,15 @@ export function abortableSleep(timers: Timers, ms: number, signal: AbortSignal):
       resolve();
       return;
     }
-    const handle = timers.setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        timers.clearTimeout(handle);
-        resolve();
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      timers.clearTimeout(handle);
+      resolve();
+    };
+    // The signal outlives every wait: a wait that runs its course takes its listener with it.
+    const handle = timers.setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
   });
 }

@@ -1,4 +1,4 @@
-import { expect, test } from "vitest";
+import { afterEach, beforeEach, expect, test, vi } from "vitest";
 import { defaultDeps, type OutboxDeps } from "../client/deps";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import { EntryState } from "../outbox/entry";
@@ -63,7 +63,16 @@ async function engineWithOneAnswer(loadSender: OutboxDeps["loadSender"]) {
   return { engine, entry, requests, store };
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+// The engine's timers and clock are virtual: "nothing is sent" holds over a virtual
+// minute (every backoff and schedule the engine could arm in it has run), not a few ms.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const settle = () => vi.advanceTimersByTimeAsync(60_000);
 
 test("a load that fails rejects with sender_unavailable, sends nothing and leaves the entry as stored", async () => {
   const { load, loadSender } = heldLoad();

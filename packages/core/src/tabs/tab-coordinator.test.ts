@@ -1,4 +1,4 @@
-import { expect, test } from "vitest";
+import { expect, test, vi } from "vitest";
 import type { OutboxEntry } from "../outbox/entry";
 import { createEntry } from "../outbox/reducer";
 import { EventType } from "../protocol";
@@ -277,7 +277,12 @@ test("malformed, foreign and own messages are dropped without a throw; the chann
   raw.postMessage(envelope({ type: "entry-changed", entry: { ...entry, namespace: "bob" } }));
   raw.postMessage(envelope({ type: "hello" }, { from: "a" }));
   raw.postMessage(envelope({ type: "request", request: { kind: "retry-now", key: "key-1" } }));
-  expect(() => world.flush()).not.toThrow();
+  world.flush();
+  // Read in the turn they arrived, up to the first thread event that waits for the schemas;
+  // a throw while reading would have reached onError.
+  const waitsAt = malformed.findIndex((data) => JSON.stringify(data).includes("NOT_AN_EVENT"));
+  expect(a.dropped.slice(0, waitsAt)).toEqual(malformed.slice(0, waitsAt).map(() => DropReason.malformed));
+  expect(a.errors).toEqual([]);
 
   // The two thread events are not a run's ordinary ones: they wait for the AG-UI event
   // schemas (loaded on demand), and what follows them waits behind, in order.
@@ -510,8 +515,15 @@ test("the defaults read the platform at call time, so importing touches nothing"
     if (original) Object.defineProperty(globalThis, "navigator", original);
     else Reflect.deleteProperty(globalThis, "navigator");
   }
+  vi.stubGlobal("BroadcastChannel", undefined);
+  try {
+    expect(defaultOpenChannel("agui-outbox:defaults-test")).toBeUndefined();
+  } finally {
+    vi.unstubAllGlobals();
+  }
   const channel = defaultOpenChannel("agui-outbox:defaults-test");
-  expect(channel).toBeDefined();
+  expect(channel).toBeInstanceOf(BroadcastChannel);
+  expect((channel as BroadcastChannel).name).toBe("agui-outbox:defaults-test");
   channel?.close();
 });
 

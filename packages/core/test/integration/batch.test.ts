@@ -88,10 +88,17 @@ test("a reload between the two answers keeps the first; the second sends both, o
   expect(await ledger(harness)).toHaveLength(2);
 });
 
-/** Storage whose writes hang after `allowed` of them: the page died right there. */
-function freezingAfter(store: OutboxStore, allowed: number): OutboxStore {
+/**
+ * Storage whose writes hang after `allowed` of them: the page died right there.
+ * `frozen` settles on the first write that hangs.
+ */
+function freezingAfter(store: OutboxStore, allowed: number): { store: OutboxStore; frozen: Promise<void> } {
   let writes = 0;
-  return new Proxy(store, {
+  let freeze = () => {};
+  const frozen = new Promise<void>((resolve) => {
+    freeze = resolve;
+  });
+  const proxy = new Proxy(store, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
@@ -100,11 +107,15 @@ function freezingAfter(store: OutboxStore, allowed: number): OutboxStore {
         return method;
       return (...args: unknown[]) => {
         writes += 1;
-        if (writes > allowed) return new Promise(() => {});
+        if (writes > allowed) {
+          freeze();
+          return new Promise(() => {});
+        }
         return method(...args);
       };
     },
   });
+  return { store: proxy, frozen };
 }
 
 test("a reload that cuts the seal short: the next start seals the rest and sends both, once", async () => {
@@ -112,13 +123,14 @@ test("a reload that cuts the seal short: the next start seals the rest and sends
   const storage = new MemoryStore();
   const log: RequestRecord[] = [];
   // Two answers written, then the first of the seal's two writes: the page dies there.
-  const page = makeClient(harness, { storage: freezingAfter(storage, 3) });
+  const freezing = freezingAfter(storage, 3);
+  const page = makeClient(harness, { storage: freezing.store });
   await page.start();
   const [prod, staging] = await askTwice(page, "t-cut");
   if (!prod || !staging) throw new Error("two interrupts expected");
   const first = await page.answer({ threadId: "t-cut", interruptId: prod.id, approved: true });
   void page.answer({ threadId: "t-cut", interruptId: staging.id, approved: true });
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await freezing.frozen;
   page.dispose();
   const stored = await storage.listByNamespace("user-1");
   expect(stored.map((entry) => entry.state).sort()).toEqual(["held", "queued"]);
@@ -138,13 +150,14 @@ test("a reload before the seal: the next start seals the two held answers into o
   const storage = new MemoryStore();
   const log: RequestRecord[] = [];
   // Both answers written, none of the seal's writes: the page dies there.
-  const page = makeClient(harness, { storage: freezingAfter(storage, 2) });
+  const freezing = freezingAfter(storage, 2);
+  const page = makeClient(harness, { storage: freezing.store });
   await page.start();
   const [prod, staging] = await askTwice(page, "t-unsealed");
   if (!prod || !staging) throw new Error("two interrupts expected");
   const first = await page.answer({ threadId: "t-unsealed", interruptId: prod.id, approved: true });
   void page.answer({ threadId: "t-unsealed", interruptId: staging.id, approved: true });
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await freezing.frozen;
   page.dispose();
   const stored = await storage.listByNamespace("user-1");
   expect(stored.map((entry) => entry.state)).toEqual(["held", "held"]);

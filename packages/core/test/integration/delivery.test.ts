@@ -146,11 +146,13 @@ test("an interrupt cut off mid-tool: lost, the answer kept with an explanation, 
 });
 
 test("an expired interrupt: needs you, the answer kept, no execution", async () => {
-  const harness = await startHarness({ interruptTtlMs: 50 });
+  // The server's clock runs ahead on demand: the interrupt expires when the test says.
+  let ahead = 0;
+  const harness = await startHarness({ interruptTtlMs: 60_000, clock: { now: () => Date.now() + ahead } });
   const client = makeClient(harness);
   await client.start();
   const interrupt = await askForDeployment(client, "t-expired");
-  await new Promise((resolve) => setTimeout(resolve, 80));
+  ahead = 60_000;
 
   const entry = await client.answer({ threadId: "t-expired", interruptId: interrupt.id, approved: true });
   const final = await settled(client, entry.key);

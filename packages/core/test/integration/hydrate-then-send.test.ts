@@ -16,18 +16,27 @@ test("a message sent during a slow hydration keeps its events and carries the hi
   const hydrationHeld = new Promise<void>((resolve) => {
     releaseHydration = resolve;
   });
+  let hydrationArrived!: () => void;
+  const hydrationInHand = new Promise<void>((resolve) => {
+    hydrationArrived = resolve;
+  });
+  let released = false;
   const sentHistories: number[] = [];
+  const sentWhileHeld: number[] = [];
   const client = makeClient(harness, {
     deps: {
       fetch: async (input, init) => {
         const body =
           typeof init?.body === "string" ? (JSON.parse(init.body) as { messages?: unknown[] }) : {};
+        if (body.messages && body.messages.length > 0) {
+          sentHistories.push(body.messages.length);
+          if (!released) sentWhileHeld.push(body.messages.length);
+        }
         const response = await fetch(input, init);
         if (init?.method === "POST" && body.messages?.length === 0 && !input.endsWith("/capabilities")) {
           // The server answered with the snapshot at once; the page reads it late.
+          hydrationArrived();
           await hydrationHeld;
-        } else if (body.messages) {
-          sentHistories.push(body.messages.length);
         }
         return response;
       },
@@ -37,7 +46,11 @@ test("a message sent during a slow hydration keeps its events and carries the hi
   const thread = client.thread("t-slow-hydrate");
   const hydrated = thread.hydrate();
   const sent = thread.send("please deploy to prod");
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // The message started with the hydration, which needed the network: a message that
+  // did not wait would have gone by now.
+  await hydrationInHand;
+  expect(sentWhileHeld).toEqual([]);
+  released = true;
   releaseHydration();
   await Promise.all([hydrated, sent]);
 

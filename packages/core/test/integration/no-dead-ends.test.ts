@@ -208,14 +208,14 @@ test("a storage failure while taking the lead is reported, and delivery resumes"
   // Another tab holds the lock at first (a request that may not wait gets none), and
   // it comes only after the start has read storage, so the new leader reads the
   // entries again (answers other tabs wrote while no tab led).
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const lateLocks: LockManagerLike = {
     request<T>(_name: string, options: { ifAvailable?: boolean }, callback: (lock: LockLike | null) => T) {
       if (options.ifAvailable) return Promise.resolve(callback(null)) as Promise<Awaited<T>>;
-      return new Promise<Awaited<T>>((resolve, reject) => {
-        setTimeout(() => {
-          Promise.resolve(callback({ name: "lock", mode: "exclusive" })).then(resolve, reject);
-        }, 100);
-      });
+      return released.then(() => callback({ name: "lock", mode: "exclusive" })) as Promise<Awaited<T>>;
     },
   };
   const quietChannel = () => ({
@@ -229,6 +229,8 @@ test("a storage failure while taking the lead is reported, and delivery resumes"
     deps: { locks: () => lateLocks, openChannel: quietChannel },
   });
   await client.start();
+  expect(entryReads).toBe(1);
+  release();
   await until(() => client.outbox.getState().storageError !== null, "the reported failure");
   expect(client.outbox.getState().storageError?.message).toContain("listByNamespace");
   await until(() => entryReads >= 3, "the leadership trying again");

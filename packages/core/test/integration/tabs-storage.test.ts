@@ -108,6 +108,7 @@ function gatedStore() {
   let holding = false;
   let held: Array<() => void> = [];
   let noteHeld = () => {};
+  let wipesWhileHeld = 0;
   const gate = () =>
     holding
       ? new Promise<void>((resolve) => {
@@ -119,6 +120,11 @@ function gatedStore() {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
+      if (property === "clear")
+        return (...args: unknown[]) => {
+          if (held.length > 0) wipesWhileHeld += 1;
+          return value.apply(target, args);
+        };
       if (property !== "put" && property !== "commit") return value.bind(target);
       return async (...args: unknown[]) => {
         await gate();
@@ -129,6 +135,8 @@ function gatedStore() {
   return {
     store,
     inner,
+    /** Wipes asked for while an entry write was held. */
+    wipesWhileHeld: () => wipesWhileHeld,
     /** Holds the next entry writes; resolves once one is waiting. */
     hold(): Promise<void> {
       holding = true;
@@ -156,9 +164,12 @@ test("sign out while a delivery write is in flight: the wipe waits for it, nothi
   await writeHeld; // the delivery's first write (sending) is on its way to storage
 
   const signingOut = client.clear();
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  // Sign-out reaches its wait in microtasks (a started client, a memory store): one turn
+  // of the event loop later it waits, or it has wiped, which is counted below.
+  await new Promise((resolve) => setImmediate(resolve));
   gated.release();
   await signingOut;
+  expect(gated.wipesWhileHeld()).toBe(0);
 
   expect(client.outbox.getState().entries).toEqual([]);
   expect(await gated.inner.listByNamespace("user-1")).toEqual([]);
@@ -167,8 +178,9 @@ test("sign out while a delivery write is in flight: the wipe waits for it, nothi
   // The next page on the same storage finds nothing to send.
   const reloaded = makeClient(harness, { storage: gated.store, deps: { fetch: recordingFetch(requests) } });
   await reloaded.start();
+  // The start read sends what storage holds (start-read.ts): it holds nothing, so nothing
+  // is scheduled, and an empty outbox has nothing to send later.
   expect(reloaded.outbox.getState().entries).toEqual([]);
-  await new Promise((resolve) => setTimeout(resolve, 100));
   expect(resumesFor(requests, entry.key).length).toBeLessThanOrEqual(1);
   expect(await gated.inner.listByNamespace("user-1")).toEqual([]);
 });

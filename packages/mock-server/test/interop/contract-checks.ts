@@ -238,7 +238,8 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
       const key = randomUUID();
       const input = resume(asked, approval(asked, true), key);
       const first = post(target, input, key);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The duplicate goes once the first is inside the tool (the ledger records on entry).
+      await toolEntered(target, asked.threadId);
       const replies = await Promise.all([first, post(target, input, key)]);
       const count = await executions(target, asked.threadId);
       const answers = replies.map((reply) => (finished(reply) ? "finished" : codeOf(reply)));
@@ -252,6 +253,15 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
 
 /** Every row of docs/interop.md: the contract's checks, then the releases' behaviour. */
 export const SERVER_CHECKS: readonly ContractCheck[] = [...CONTRACT_CHECKS, ...RELEASE_CHECKS];
+
+/** Polls the ledger (bounded) until the thread's tool has been entered. */
+async function toolEntered(target: CheckTarget, threadId: string): Promise<void> {
+  for (let tries = 0; tries < 200; tries += 1) {
+    if ((await executions(target, threadId)) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error("the tool was never entered");
+}
 
 export async function runChecks(target: CheckTarget): Promise<Map<string, CheckResult>> {
   const results = new Map<string, CheckResult>();

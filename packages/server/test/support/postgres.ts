@@ -67,11 +67,21 @@ export async function startPostgres(): Promise<TestPostgres> {
   };
   const data = join(dir, "data");
   run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
-  // POSTGRES_PORT pins the port (a machine where ports are handed out); otherwise any free one.
-  const port = process.env.POSTGRES_PORT ? Number(process.env.POSTGRES_PORT) : await freePort();
-  // fsync off: a test database need not survive a power cut, and the machine is shared.
-  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
-  run("pg_ctl", ["-D", data, "-o", serverOptions, "-l", join(dir, "log"), "-w", "-t", "60", "start"]);
+  // POSTGRES_PORT pins the port (a machine where ports are handed out); otherwise any free one,
+  // picked again when another process took it before Postgres could listen.
+  const pinned = process.env.POSTGRES_PORT ? Number(process.env.POSTGRES_PORT) : undefined;
+  let port = 0;
+  for (let attempt = 1; ; attempt += 1) {
+    port = pinned ?? (await freePort());
+    // fsync off: a test database need not survive a power cut, and the machine is shared.
+    const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
+    try {
+      run("pg_ctl", ["-D", data, "-o", serverOptions, "-l", join(dir, "log"), "-w", "-t", "60", "start"]);
+      break;
+    } catch (error) {
+      if (pinned !== undefined || attempt === 3) throw error;
+    }
+  }
   let stopped = false;
   const stop = () => {
     if (stopped) return;
