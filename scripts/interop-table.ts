@@ -1,6 +1,8 @@
 // `npm run docs:interop`: runs DESIGN.md's recovery-contract checks against the mock
-// (contract mode and its Agent Framework emulation) and the real Agent Framework
-// endpoint, and writes the results table into docs/interop.md.
+// (contract mode and its Agent Framework emulations) and the real peers (Agent Framework
+// in two releases, LangGraph, pydantic-ai), and writes the results table into
+// docs/interop.md in its committed format, titled with the versions each peer's
+// interpreter has installed: a second run on the same releases changes nothing.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { peerUnavailableReason } from "../packages/mock-server/test/interop/agent-framework-peer.ts";
@@ -20,6 +22,7 @@ import {
   startLangGraphTarget,
   startMockTarget,
 } from "../packages/mock-server/test/interop/interop-targets.ts";
+import { interopTitles } from "../packages/mock-server/test/interop/interop-titles.ts";
 import { langGraphPeerUnavailableReason } from "../packages/mock-server/test/interop/langgraph-peer.ts";
 import {
   pydanticAiPeerUnavailableReason,
@@ -65,6 +68,6 @@ for (const column of INTEROP_COLUMNS) {
     await target.close();
   }
 }
-const table = renderInteropTable(SERVER_CHECKS, columns);
+const table = renderInteropTable(SERVER_CHECKS, columns, interopTitles());
 writeFileSync(doc, replaceInteropTable(readFileSync(doc, "utf8"), table));
 console.log(table);
