@@ -106,3 +106,16 @@ test("no cell of the committed table quotes a thread id made for one run", () =>
     .filter((text) => /check-[a-z]+-[0-9a-f]{8}\b/.test(text));
   expect(quoted).toEqual([]);
 });
+
+test("a cell that is a race reads the same whichever way this run went", () => {
+  const titles = Object.fromEntries(INTEROP_COLUMNS.map((column) => [column.id, column.id])) as Record<
+    InteropColumnId,
+    string
+  >;
+  const dropRetry = SERVER_CHECKS.filter((check) => check.id === "drop-retry");
+  const measured = (result: CheckResult) =>
+    renderInteropTable(dropRetry, new Map([["langgraph", new Map([["drop-retry", result]])]]), titles);
+  expect(measured({ pass: true, observed: "retry finished, 1 execution(s)" })).toBe(
+    measured({ pass: false, observed: "retry finished, 2 execution(s)" }),
+  );
+});
