@@ -1,6 +1,8 @@
 // `npm run docs:interop`: runs DESIGN.md's recovery-contract checks against the mock
-// (contract mode and its Agent Framework emulation) and the real Agent Framework
-// endpoint, and writes the results table into docs/interop.md.
+// (contract mode and its Agent Framework emulations) and the real peers (Agent Framework
+// in two releases, LangGraph, pydantic-ai), and writes the results table into
+// docs/interop.md in its committed format, titled with the versions each peer's
+// interpreter has installed: a second run on the same releases changes nothing.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { peerUnavailableReason } from "../packages/mock-server/test/interop/agent-framework-peer.ts";
@@ -11,6 +13,7 @@ import {
 } from "../packages/mock-server/test/interop/contract-checks.ts";
 import {
   INTEROP_COLUMNS,
+  RACES,
   renderInteropTable,
   replaceInteropTable,
 } from "../packages/mock-server/test/interop/interop-table.ts";
@@ -20,6 +23,7 @@ import {
   startLangGraphTarget,
   startMockTarget,
 } from "../packages/mock-server/test/interop/interop-targets.ts";
+import { interopTitles } from "../packages/mock-server/test/interop/interop-titles.ts";
 import { langGraphPeerUnavailableReason } from "../packages/mock-server/test/interop/langgraph-peer.ts";
 import {
   pydanticAiPeerUnavailableReason,
@@ -60,11 +64,16 @@ const columns = new Map<string, Map<string, CheckResult>>();
 for (const column of INTEROP_COLUMNS) {
   const target = await starters[column.id]();
   try {
-    columns.set(column.id, await runChecks(target));
+    const results = await runChecks(target);
+    columns.set(column.id, results);
+    // A race's cell states the race; what this run saw goes to the console only.
+    for (const check of Object.keys(RACES[column.id] ?? {})) {
+      console.log(`race, ${column.id} ${check}: ${results.get(check)?.observed}`);
+    }
   } finally {
     await target.close();
   }
 }
-const table = renderInteropTable(SERVER_CHECKS, columns);
+const table = renderInteropTable(SERVER_CHECKS, columns, interopTitles());
 writeFileSync(doc, replaceInteropTable(readFileSync(doc, "utf8"), table));
 console.log(table);

@@ -90,6 +90,15 @@ export interface Asked {
   readonly reply: RunReply;
 }
 
+/**
+ * A check's threads are `check-<label>-<8 hex>`, new on every run; an observation that
+ * quotes one (an interrupt id, a tool message) says `<threadId>` instead, so the table
+ * reads the same on every run.
+ */
+export function withoutThreadIds(observed: string): string {
+  return observed.replace(/check-[a-z]+-[0-9a-f]{8}\b/g, "<threadId>");
+}
+
 export async function askToDeploy(target: CheckTarget, label: string): Promise<Asked> {
   const threadId = `check-${label}-${randomUUID().slice(0, 8)}`;
   const reply = await post(target, {

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { peerUnavailableReason } from "./agent-framework-peer";
 import { CONTRACT_CHECKS, runChecks, SERVER_CHECKS } from "./contract-checks";
-import { INTEROP_COLUMNS, type InteropColumnId, readInteropTable } from "./interop-table";
+import { INTEROP_COLUMNS, type InteropColumnId, RACES, readInteropTable } from "./interop-table";
 import {
   type RunningTarget,
   startAgentFrameworkTarget,
@@ -57,23 +57,13 @@ test("docs/interop.md lists every check, once", () => {
   expect([...documented.keys()]).toEqual(SERVER_CHECKS.map((check) => check.id));
 });
 
-/**
- * Rows whose result on a server is a race, not a rule: ag-ui-langgraph 0.0.47 neither
- * stops a run when its client goes nor serialises two runs of one thread, so whether a
- * second resume runs the tool again depends on how far the first got. The table shows
- * one measurement; these rows are not held to it.
- */
-const RACES: Partial<Record<InteropColumnId, readonly string[]>> = {
-  langgraph: ["drop-retry", "concurrent-duplicate"],
-};
-
 describe.each(INTEROP_COLUMNS.map((column) => column.id))("%s", (columnId) => {
   const skip = unavailable[columnId] !== undefined;
   test.skipIf(skip)("passes and fails the checks as docs/interop.md says", { timeout: 150_000 }, async () => {
     const target = await starters[columnId]();
     try {
       const results = await runChecks(target);
-      const held = ([id]: readonly [string, unknown]) => !RACES[columnId]?.includes(id);
+      const held = ([id]: readonly [string, unknown]) => RACES[columnId]?.[id] === undefined;
       const observed = Object.fromEntries([...results].filter(held).map(([id, result]) => [id, result.pass]));
       const expected = Object.fromEntries(
         [...documented].filter(held).map(([id, columns]) => [id, columns.get(columnId)]),

@@ -21,6 +21,7 @@ import {
   resume,
   showsToolResult,
   types,
+  withoutThreadIds,
 } from "./check-wire";
 
 import { RELEASE_CHECKS } from "./release-checks";
@@ -267,7 +268,8 @@ export async function runChecks(target: CheckTarget): Promise<Map<string, CheckR
   const results = new Map<string, CheckResult>();
   for (const check of SERVER_CHECKS) {
     try {
-      results.set(check.id, await check.run(target));
+      const result = await check.run(target);
+      results.set(check.id, { ...result, observed: withoutThreadIds(result.observed) });
     } catch (error) {
       results.set(check.id, { pass: false, observed: `error: ${(error as Error).message}` });
     }

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, openSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -16,6 +16,23 @@ export interface PythonPeer {
   chaos(faults: readonly Record<string, unknown>[]): Promise<void>;
   reset(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The version of each named distribution installed where `python` runs: what a test
+ * measures, which can differ from the pins (an interpreter named by an environment
+ * variable, a venv not yet reinstalled).
+ */
+export function installedVersions(python: string, names: readonly string[]): Record<string, string> {
+  const script =
+    "import importlib.metadata as m, json, sys; print(json.dumps({n: m.version(n) for n in sys.argv[1:]}))";
+  const result = spawnSync(python, ["-c", script, ...names], { encoding: "utf8" });
+  if (result.status !== 0) {
+    throw new Error(
+      `${python} cannot tell the versions of ${names.join(", ")}: ${result.stderr || result.error}`,
+    );
+  }
+  return JSON.parse(result.stdout) as Record<string, string>;
 }
 
 function freePort(): Promise<number> {
