@@ -13,6 +13,7 @@ import {
   type BackgroundRunRecord,
   lastSeqOf,
 } from "../store/background-records";
+import type { ContractStore } from "../store/contract-store";
 import type { StoredFrame, StoredToolResult } from "../store/records";
 import { stampCursor } from "../store/release-claim";
 import { type BackgroundAgent, DeliveryDeferred, DeliveryRejected } from "./background-agent";
@@ -75,8 +76,8 @@ export class BackgroundEngine {
     raw: Buffer,
     key: string | undefined,
     pollPath: string,
+    store: ContractStore = this.#options.store,
   ): Promise<BackgroundAnswer> {
-    const store = this.#options.store;
     const { runId, threadId } = input;
     if (key !== undefined) {
       const bodyHash = createHash("sha256").update(raw).digest("hex");
@@ -134,11 +135,10 @@ export class BackgroundEngine {
   }
 
   /** `POST {base}/background/poll`: advances the run one step, or says why not. */
-  async poll(raw: Buffer): Promise<BackgroundAnswer> {
+  async poll(raw: Buffer, store: ContractStore = this.#options.store): Promise<BackgroundAnswer> {
     const parsed = parsePollRequest(raw);
     if (!parsed.ok) return error(400, parsed.code, parsed.message);
     const token = parsed.token;
-    const store = this.#options.store;
     const found = await store.backgroundByToken(token);
     if (found === undefined) {
       return error(

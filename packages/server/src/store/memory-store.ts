@@ -204,7 +204,9 @@ export class MemoryStore implements ContractStore {
   ): Promise<RunRecord | undefined> {
     const now = this.#now();
     const existing = this.#doc.runs[runId];
-    if (existing !== undefined && existing.terminal === null) return undefined;
+    // A runId is its thread's for good: another thread never continues it.
+    if (existing !== undefined && (existing.terminal === null || existing.threadId !== threadId))
+      return undefined;
     const run: RunRecord = {
       runId,
       threadId,

@@ -34,7 +34,7 @@ export class RunLogQueries {
        VALUES ($1, $2, 0, NULL, $3, ${NOW_MS} + $4, ${NOW_MS})
        ON CONFLICT (run_id) DO UPDATE SET terminal = NULL, owner = $3, lease_until = ${NOW_MS} + $4,
          updated_at = ${NOW_MS}, expired = false
-       WHERE r.terminal IS NOT NULL
+       WHERE r.terminal IS NOT NULL AND r.thread_id = EXCLUDED.thread_id
        RETURNING *`,
       [runId, threadId, owner, leaseMs],
     );

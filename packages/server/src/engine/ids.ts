@@ -1,0 +1,31 @@
+/**
+ * The id rule for threadIds, runIds, Idempotency-Keys and identities: 1 to
+ * {@link MAX_ID_LENGTH} characters, well-formed Unicode (no lone surrogate, so
+ * it encodes to valid UTF-8), and no control character (U+0000–U+001F,
+ * U+007F). Postgres cannot store a NUL, and U+001F is the separator of an
+ * identity's scope, so both stores see the same ids.
+ */
+export const MAX_ID_LENGTH = 256;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is about control characters.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+// With the `u` flag a surrogate pair reads as one code point: only a lone surrogate matches.
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+/** Why `id` breaks the rule (naming `what`, never the value), or undefined when it keeps it. */
+export function idProblem(id: string, what: string): string | undefined {
+  if (id.length === 0) return `${what} must not be empty`;
+  if (id.length > MAX_ID_LENGTH) return `${what} is longer than ${MAX_ID_LENGTH} characters`;
+  if (LONE_SURROGATE.test(id)) return `${what} is not well-formed Unicode`;
+  if (CONTROL.test(id)) return `${what} contains a control character`;
+  return undefined;
+}
+
+/** A path segment decoded, or undefined when its percent-encoding is malformed or not UTF-8. */
+export function decodePathId(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
