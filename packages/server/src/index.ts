@@ -54,4 +54,4 @@ export type { ContractStore } from "./store/contract-store";
 export { createFileStore, type FileStoreOptions } from "./store/file-store";
 export { type MemoryDocument, MemoryStore, type MemoryStoreOptions } from "./store/memory-store";
 export * from "./store/records";
-export { identityOf, SCOPE_SEPARATOR, scopeStore } from "./store/scoped-store";
+export { identityOf, SCOPE_SEPARATOR, scopedId, scopeStore } from "./store/scoped-store";

@@ -11,6 +11,8 @@ export interface IdentityTopology {
   readonly bob: ContractClient;
   readonly nobody: ContractClient;
   readonly ledger: Ledger;
+  /** The server's sweep (orphaned runs, lapsed leases), run now. */
+  readonly sweep: () => Promise<void>;
 }
 
 const thread = () => `thread-${randomUUID()}`;
@@ -127,6 +129,15 @@ export function describeIdentitySuite(name: string, topology: () => IdentityTopo
       expect(elsewhere.frames[0]?.id).toBe(`${victim}:1`);
       expect(await (await alice.status(victim)).json()).toEqual(before);
       expect(before).toMatchObject({ threadId, status: "finished" });
+    });
+
+    test("a sweep leaves an identity's live run running: it is this instance's, not an orphan", async () => {
+      const { alice, sweep } = topology();
+      const reader = await alice.open(userTurn(thread(), `turn-${randomUUID()}`, "hello [slow-text]"));
+      await reader.waitFor((r) => r.frames.length >= 2);
+      await sweep();
+      await reader.done;
+      expect(reader.events.at(-1)).toMatchObject({ type: "RUN_FINISHED" });
     });
 
     test("odd ids are a typed 400 INVALID_ID: NUL, control characters, over-long, broken encodings", async () => {

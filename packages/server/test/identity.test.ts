@@ -45,6 +45,7 @@ function serve(open: () => Promise<ContractStore>): () => IdentityTopology {
       bob: new ContractClient(url, { "x-user": "bob" }),
       nobody: new ContractClient(url),
       ledger,
+      sweep: () => contract.sweep(),
     };
   });
   afterAll(async () => {

@@ -32,6 +32,7 @@ import {
   runIdUsed,
   transient,
 } from "./background-steps";
+import { identityPrefix } from "./ids";
 import type { ResolvedServerOptions } from "./options";
 import { assistantMessageOf, toolCallsOf } from "./tool-calls";
 
@@ -135,7 +136,11 @@ export class BackgroundEngine {
   }
 
   /** `POST {base}/background/poll`: advances the run one step, or says why not. */
-  async poll(raw: Buffer, store: ContractStore = this.#options.store): Promise<BackgroundAnswer> {
+  async poll(
+    raw: Buffer,
+    store: ContractStore = this.#options.store,
+    identity?: string,
+  ): Promise<BackgroundAnswer> {
     const parsed = parsePollRequest(raw);
     if (!parsed.ok) return error(400, parsed.code, parsed.message);
     const token = parsed.token;
@@ -188,7 +193,7 @@ export class BackgroundEngine {
       return { ...renewed, version: renewed.version + 1 };
     };
     try {
-      const step = await this.#advance(run, token, write, abort.signal);
+      const step = await this.#advance(run, token, write, abort.signal, identity);
       if (step.kind === "transient") {
         await write({ ...step.run, poll: null });
         return transient(step.message, step.status, step.retryAfterMs);
@@ -209,6 +214,7 @@ export class BackgroundEngine {
     polledToken: string,
     write: (next: BackgroundRunRecord) => Promise<BackgroundRunRecord>,
     signal: AbortSignal,
+    identity: string | undefined,
   ): Promise<
     | { readonly kind: "advanced"; readonly run: BackgroundRunRecord }
     | {
@@ -225,7 +231,12 @@ export class BackgroundEngine {
       // The model's response for this step; stored only once it is whole.
       const events: AgUiEvent[] = [];
       try {
-        for await (const event of this.#agent.respond({ input: run.input, step: run.step, signal })) {
+        for await (const event of this.#agent.respond({
+          input: run.input,
+          step: run.step,
+          signal,
+          identity,
+        })) {
           if (event.type === "RUN_STARTED" || event.type === "RUN_FINISHED") continue;
           if (event.type === "RUN_ERROR") throw new Error("the model response ended in RUN_ERROR");
           events.push(event);
@@ -283,8 +294,9 @@ export class BackgroundEngine {
           threadId: run.threadId,
           interruptId: call.toolCallId,
           toolCallId: call.toolCallId,
+          identity,
           // The occurrence is (response, call id, position): a model may reuse a call id in a later step.
-          idempotencyKey: `${run.runId}/${run.step}:${call.toolCallId}:${index}`,
+          idempotencyKey: `${identityPrefix(identity)}${run.runId}/${run.step}:${call.toolCallId}:${index}`,
           signal,
         });
       } catch {
@@ -320,6 +332,7 @@ export class BackgroundEngine {
         step: run.step,
         results,
         signal,
+        identity,
       });
     } catch (caught) {
       if (caught instanceof DeliveryRejected) {

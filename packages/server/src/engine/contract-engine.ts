@@ -9,7 +9,7 @@ import {
 import { ServerCode } from "../server-codes";
 import type { ContractStore } from "../store/contract-store";
 import { ORPHANED_RUN_ERROR } from "../store/release-claim";
-import { scopeStore } from "../store/scoped-store";
+import { scopedId, scopeStore } from "../store/scoped-store";
 import { type BackgroundAnswer, BackgroundEngine } from "./background-engine";
 import { askBeforeClaim, claimContext, passAfterClaim } from "./claim-hooks";
 import { writeHydration } from "./hydration";
@@ -45,6 +45,9 @@ const RUN_ID_TAKEN: RunResponse = {
   message: "this runId belongs to another thread; a new run needs a new runId",
 };
 
+/** The options as one request's caller sees them: the store scoped to its identity. */
+type Scoped = ResolvedServerOptions & { readonly caller: string | undefined };
+
 /** How often one resume re-reads and decides again when another writer claimed in between. */
 const CLAIM_ROUNDS = 5;
 
@@ -64,7 +67,7 @@ export class ContractEngine {
   readonly #store: ContractStore;
   readonly #attempts = new Set<RunAttempt>();
   readonly #work = new Set<Promise<void>>();
-  /** Runs whose `beginRun` is in flight on this instance. */
+  /** Runs whose `beginRun` is in flight on this instance, by their id in the store (see `scopedId`). */
   readonly #beginning = new Set<string>();
   readonly #background: BackgroundEngine | undefined;
   readonly #abandon = new AbortController();
@@ -88,8 +91,8 @@ export class ContractEngine {
     return scopeStore(this.#store, identity);
   }
 
-  #scoped(identity: string | undefined): ResolvedServerOptions {
-    return identity === undefined ? this.#options : { ...this.#options, store: this.storeFor(identity) };
+  #scoped(identity: string | undefined): Scoped {
+    return { ...this.#options, store: this.storeFor(identity), caller: identity };
   }
 
   /**
@@ -116,7 +119,7 @@ export class ContractEngine {
     raw: Buffer,
     idempotencyKey: string | undefined,
     pollPath: string,
-    options: ResolvedServerOptions,
+    options: Scoped,
   ): Promise<RunResponse> {
     if (this.#abandoned) return { kind: "abandoned" };
     const badKey = idempotencyKey === undefined ? undefined : idProblem(idempotencyKey, "Idempotency-Key");
@@ -148,7 +151,7 @@ export class ContractEngine {
         },
       };
     }
-    const answer = await this.#background.poll(raw, this.storeFor(identity));
+    const answer = await this.#background.poll(raw, this.storeFor(identity), identity);
     return this.#abandoned ? ABANDONED : answer;
   }
 
@@ -199,7 +202,8 @@ export class ContractEngine {
     const owner = this.#options.instanceId;
     for (const runId of await this.#store.openRunsOf(owner)) {
       const live =
-        this.#beginning.has(runId) || [...this.#attempts].some((attempt) => attempt.runId === runId);
+        this.#beginning.has(runId) ||
+        [...this.#attempts].some((attempt) => scopedId(attempt.identity, attempt.runId) === runId);
       if (!live) await this.#store.append(runId, owner, ORPHANED_RUN_ERROR);
     }
   }
@@ -220,7 +224,7 @@ export class ContractEngine {
 
   // ── user turns and hydration ───────────────────────────────────────────────
 
-  async #userTurn(input: RunAgentInput, options: ResolvedServerOptions): Promise<RunResponse> {
+  async #userTurn(input: RunAgentInput, options: Scoped): Promise<RunResponse> {
     const { threadId, runId } = input;
     const store = options.store;
     await store.sweep();
@@ -228,7 +232,7 @@ export class ContractEngine {
     const occurrences = await store.threadOccurrences(threadId);
     const open = occurrences.filter((occurrence) => isOpen(occurrence, now));
     const blocked = occurrences.some((occurrence) => occurrence.claim !== null) || open.length > 0;
-    const attempt = await this.#begin(runId, threadId, store);
+    const attempt = await this.#begin(runId, threadId, options);
     if (attempt === undefined) {
       if (await this.#runOfAnotherThread(store, runId, threadId)) return RUN_ID_TAKEN;
       return {
@@ -252,7 +256,12 @@ export class ContractEngine {
     } else {
       this.#track(
         attempt,
-        pumpAgent(options, attempt, { input, answers: [], signal: attempt.signal }, undefined),
+        pumpAgent(
+          options,
+          attempt,
+          { input, answers: [], signal: attempt.signal, identity: options.caller },
+          undefined,
+        ),
       );
     }
     return { kind: "stream", runId, afterSeq: attempt.startSeq };
@@ -264,7 +273,7 @@ export class ContractEngine {
     input: RunAgentInput,
     raw: Buffer,
     key: string | undefined,
-    options: ResolvedServerOptions,
+    options: Scoped,
   ): Promise<RunResponse> {
     const { threadId } = input;
     const store = options.store;
@@ -313,7 +322,7 @@ export class ContractEngine {
       };
     }
     await store.sweep();
-    const attempt = await this.#begin(runId, threadId, store);
+    const attempt = await this.#begin(runId, threadId, options);
     if (attempt === undefined) {
       if (await this.#runOfAnotherThread(store, runId, threadId)) return RUN_ID_TAKEN;
       // The same submission while its run is going (on any instance): show that run instead of starting another.
@@ -344,7 +353,7 @@ export class ContractEngine {
         gated = true;
         const refusal = await askBeforeClaim(
           options.beforeClaim,
-          claimContext(input, runId, key, verdict.claims),
+          claimContext(input, runId, key, verdict.claims, options.caller),
         );
         if (refusal !== undefined) {
           await attempt.emit({ type: "RUN_STARTED", threadId, runId } as AgUiEvent);
@@ -385,9 +394,9 @@ export class ContractEngine {
     input: RunAgentInput,
     key: string,
     claims: readonly ClaimedAnswer[],
-    options: ResolvedServerOptions,
+    options: Scoped,
   ): Promise<void> {
-    const context = claimContext(input, attempt.runId, key, claims);
+    const context = claimContext(input, attempt.runId, key, claims, options.caller);
     if (!(await passAfterClaim(options.afterClaim, attempt, context))) return;
     const run: ResumeRun = { attempt, input, key, claims, options, store: options.store };
     const applied = await runResume(run);
@@ -396,7 +405,7 @@ export class ContractEngine {
     await pumpAgent(
       options,
       attempt,
-      { input: applied.input, answers: applied.answers, signal: attempt.signal },
+      { input: applied.input, answers: applied.answers, signal: attempt.signal, identity: options.caller },
       { kind: "commit", key, afterSeq: attempt.startSeq, finals },
     );
   }
@@ -407,15 +416,18 @@ export class ContractEngine {
     return run !== undefined && run.threadId !== threadId;
   }
 
-  async #begin(runId: string, threadId: string, store: ContractStore): Promise<RunAttempt | undefined> {
+  async #begin(runId: string, threadId: string, options: Scoped): Promise<RunAttempt | undefined> {
+    const store = options.store;
     const owner = this.#options.instanceId;
     // Counted as live from before its row exists, so closeOrphanedRuns never takes it for a dead one.
-    this.#beginning.add(runId);
+    // The store's own id: the sweep below compares it with the open runs the store lists.
+    const stored = scopedId(options.caller, runId);
+    this.#beginning.add(stored);
     let run: Awaited<ReturnType<ContractStore["beginRun"]>>;
     try {
       run = await store.beginRun(runId, threadId, owner, this.#options.claimLeaseMs);
     } finally {
-      this.#beginning.delete(runId);
+      this.#beginning.delete(stored);
     }
     if (run === undefined) return undefined;
     const attempt = new RunAttempt({
@@ -426,6 +438,7 @@ export class ContractEngine {
       startSeq: run.lastSeq,
       leaseMs: this.#options.claimLeaseMs,
       clock: this.#options.clock,
+      identity: options.caller,
     });
     if (this.#abandoned) attempt.stop();
     else this.#attempts.add(attempt);

@@ -29,3 +29,8 @@ export function decodePathId(segment: string): string | undefined {
     return undefined;
   }
 }
+
+/** `identity/` (escaped, so it holds no `/`) before a tool's idempotency key; nothing for the anonymous identity. */
+export function identityPrefix(identity: string | undefined): string {
+  return identity === undefined ? "" : `${encodeURIComponent(identity)}/`;
+}

@@ -10,6 +10,11 @@ import type { Occurrence, OccurrenceRef, OutcomeRecord, Settlement, StoredFrame 
  */
 export const SCOPE_SEPARATOR = "\u001f";
 
+/** The id as the store keeps it for `identity` (as it is for the anonymous identity). */
+export function scopedId(identity: string | undefined, id: string): string {
+  return identity === undefined ? id : `${identity}${SCOPE_SEPARATOR}${id}`;
+}
+
 /** The identity a stored id belongs to; undefined for the anonymous one (no scope). */
 export function identityOf(scopedId: string): string | undefined {
   const at = scopedId.indexOf(SCOPE_SEPARATOR);
@@ -25,8 +30,8 @@ export function identityOf(scopedId: string): string | undefined {
  */
 export function scopeStore(store: ContractStore, identity: string | undefined): ContractStore {
   if (identity === undefined) return store;
-  const prefix = `${identity}${SCOPE_SEPARATOR}`;
-  const scope = (id: string) => `${prefix}${id}`;
+  const prefix = scopedId(identity, "");
+  const scope = (id: string) => scopedId(identity, id);
   // Only this identity's records are ever read back, so every id carries the prefix.
   const unscope = (id: string) => (id.startsWith(prefix) ? id.slice(prefix.length) : id);
   const ref = (r: OccurrenceRef): OccurrenceRef => ({
