@@ -54,4 +54,5 @@ export type { ContractStore } from "./store/contract-store";
 export { createFileStore, type FileStoreOptions } from "./store/file-store";
 export { type MemoryDocument, MemoryStore, type MemoryStoreOptions } from "./store/memory-store";
 export * from "./store/records";
+export type { StoreLimits } from "./store/run-bounds";
 export { identityOf, SCOPE_SEPARATOR, scopedId, scopeStore } from "./store/scoped-store";
