@@ -1,8 +1,10 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { formatEventId, Header, OutcomeCode, parseEventId } from "@agui-outbox/core/protocol";
 import {
+  BodyTimeoutError,
   BodyTooLargeError,
+  createHttpServer,
   decodePathId,
   identifyRequest,
   idProblem,
@@ -61,13 +63,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     resolveCrashed = resolve;
   });
 
-  const server = createServer((req, res) => {
+  // Bounded headers and request time: a slowloris or a stalled body is cut (see createHttpServer).
+  const server = createHttpServer((req, res) => {
     handle(req, res).catch(() => {
       if (!res.headersSent) sendError(res, 500, OutcomeCode.UNAVAILABLE, "internal error in the mock server");
       else res.destroy();
     });
   });
   server.on("connection", (socket) => {
+    socket.setTimeout(resolved.idleTimeoutMs, () => socket.destroy());
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
@@ -281,12 +285,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   /** The body, or undefined once an error answer was sent. */
   async function drainBody(req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> {
     try {
-      return await readBody(req, resolved.maxBodyBytes);
+      return await readBody(req, resolved.maxBodyBytes, resolved.bodyTimeoutMs);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
         sendError(res, 413, OutcomeCode.PAYLOAD_TOO_LARGE, `the request body exceeds ${error.limit} bytes`, {
           connection: "close",
         });
+      } else if (error instanceof BodyTimeoutError) {
+        sendError(res, 408, ServerCode.REQUEST_TIMEOUT, error.message, { connection: "close" });
+        res.once("finish", () => req.socket.destroy());
       } else {
         res.destroy();
       }

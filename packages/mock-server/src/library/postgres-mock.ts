@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { Header, OutcomeCode } from "@agui-outbox/core/protocol";
 import {
   BodyTooLargeError,
   createContractServer,
+  createHttpServer,
   followRun,
   identifyRequest,
   readBody,
@@ -217,7 +218,7 @@ export async function startPostgresMock(options: PostgresMockOptions): Promise<P
     );
   }
 
-  const server = createServer((req, res) => {
+  const server = createHttpServer((req, res) => {
     handle(req, res).catch(() => {
       if (!res.headersSent) sendError(res, 500, OutcomeCode.UNAVAILABLE, "internal error in the mock server");
       else res.destroy();
