@@ -93,6 +93,7 @@ export class RunLogQueries {
     const result = await db.query<{ seq: number; event: AgUiEvent }>(
       `WITH run AS (
          UPDATE ${s}.runs SET last_seq = last_seq + 1, updated_at = ${NOW_MS},
+           log_bytes = log_bytes + octet_length($3),
            terminal = CASE WHEN $4 THEN ${stamped("last_seq + 1")} ELSE NULL END
          WHERE run_id = $1 AND ($2::text IS NULL OR owner = $2) AND terminal IS NULL
          RETURNING run_id, last_seq
