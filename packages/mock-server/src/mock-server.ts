@@ -71,7 +71,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     });
   });
   server.on("connection", (socket) => {
-    socket.setTimeout(resolved.idleTimeoutMs, () => socket.destroy());
+    // The timeout is set per request (Node resets it between requests); this listener cuts it.
+    socket.on("timeout", () => socket.destroy());
+    socket.setTimeout(resolved.idleTimeoutMs);
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
@@ -102,6 +104,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    req.socket.setTimeout(resolved.idleTimeoutMs);
     setCorsHeaders(res);
     if (instance.dead) {
       res.destroy();

@@ -148,6 +148,10 @@ export function describeIdentitySuite(name: string, topology: () => IdentityTopo
         expect(response.status).toBe(400);
         expect(await response.json()).toMatchObject({ error: { code: ServerCode.INVALID_ID } });
       }
+      const k = key();
+      const badInterrupt = await alice.post(resumeBody(thread(), `r-${k}`, "i\u0000", k), k);
+      expect(badInterrupt.status).toBe(400);
+      expect(await badInterrupt.json()).toMatchObject({ error: { code: ServerCode.INVALID_ID } });
       const badRun = await alice.post(userTurn(thread(), "r\u0000", "hello"));
       expect(badRun.status).toBe(400);
       expect(await badRun.json()).toMatchObject({ error: { code: ServerCode.INVALID_ID } });

@@ -89,3 +89,17 @@ test("a connection that goes quiet mid-request is cut after the idle timeout", a
   expect(afterMs).toBeGreaterThanOrEqual(300);
   expect(afterMs).toBeLessThan(WITHIN);
 });
+
+test("the idle timeout holds for every request on a keep-alive connection, not just the first", async () => {
+  const port = await listen({ idleTimeoutMs: 300, bodyTimeoutMs: 60_000 });
+  const socket = await dial(port);
+  const started = Date.now();
+  const end = closed(socket, started);
+  const answered = new Promise((resolve) => socket.once("data", resolve));
+  socket.write("GET /agent/capabilities HTTP/1.1\r\nHost: x\r\n\r\n");
+  await answered;
+  socket.write("POST /agent HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n");
+  const { text, afterMs } = await end;
+  expect(text).toMatch(/^HTTP\/1\.1 200/);
+  expect(afterMs).toBeLessThan(WITHIN);
+});

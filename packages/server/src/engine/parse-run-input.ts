@@ -57,6 +57,8 @@ export function parseRunInput(raw: Buffer, mintRunId: () => string): ParsedRunIn
   if (badId !== undefined) return { ok: false, code: ServerCode.INVALID_ID, message: badId };
   const ids = new Set<string>();
   for (const entry of input.resume ?? []) {
+    const badInterrupt = idProblem(entry.interruptId, "resume[].interruptId");
+    if (badInterrupt !== undefined) return { ok: false, code: ServerCode.INVALID_ID, message: badInterrupt };
     if (ids.has(entry.interruptId)) {
       return { ok: false, code: "INVALID_REQUEST", message: "resume answers the same interruptId twice" };
     }

@@ -120,7 +120,7 @@ export function createNodeHandler(engine: ContractEngine, options: NodeHandlerOp
   const keepaliveMs = engine.options.keepaliveMs;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
   const idleTimeoutMs = options.idleTimeoutMs ?? Math.max(60_000, 4 * keepaliveMs);
-  // Each keep-alive socket is bounded once, not once per request.
+  // One listener per socket; the timeout itself is set per request, as Node resets it between requests.
   const bounded = new WeakSet<object>();
 
   const stream = async (res: ServerResponse, store: ContractStore, runId: string, afterSeq: number) => {
@@ -146,10 +146,12 @@ export function createNodeHandler(engine: ContractEngine, options: NodeHandlerOp
       return;
     }
     const route = path.slice(base.length) || "/";
-    if (!bounded.has(req.socket)) {
-      bounded.add(req.socket);
-      req.socket.setTimeout(idleTimeoutMs, () => req.socket.destroy());
+    const socket = req.socket;
+    if (!bounded.has(socket)) {
+      bounded.add(socket);
+      socket.on("timeout", () => socket.destroy());
     }
+    socket.setTimeout(idleTimeoutMs);
     if (options.cors) setCorsHeaders(res);
     if (req.method === "OPTIONS" && options.cors) {
       res.writeHead(204).end();
