@@ -5,9 +5,8 @@ import {
   BodyTimeoutError,
   BodyTooLargeError,
   createHttpServer,
-  decodePathId,
   identifyRequest,
-  idProblem,
+  pathId,
   readBody,
   ServerCode,
   SseStream,
@@ -136,11 +135,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const runMatch = /^\/agent\/runs\/([^/]+)(\/events)?$/.exec(path);
     // Servers without the contract offer no run status and no re-attach.
     if (runMatch !== null && method === "GET" && instance.mode === MockMode.fixed) {
-      const runId = decodePathId(runMatch[1] ?? "");
-      const badId =
-        runId === undefined ? "the runId is not percent-encoded UTF-8" : idProblem(runId, "runId");
-      if (runId === undefined || badId !== undefined)
-        return sendError(res, 400, ServerCode.INVALID_ID, badId ?? "");
+      const parsed = pathId(runMatch[1] ?? "", "runId");
+      if (!parsed.ok) return sendError(res, 400, ServerCode.INVALID_ID, parsed.message);
+      const runId = parsed.id;
       return runMatch[2] === undefined
         ? handleRunStatus(res, runId, identity)
         : handleReattach(req, res, url, runId, identity);

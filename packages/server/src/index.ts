@@ -22,7 +22,7 @@ export { canonicalJson } from "./engine/canonical-json";
 export type { AfterClaim, BeforeClaim, ClaimContext, ClaimRefusal } from "./engine/claim-hooks";
 export { ContractEngine, type RunResponse } from "./engine/contract-engine";
 export type { Hydrate, HydrationTurn } from "./engine/hydration";
-export { decodePathId, idProblem, MAX_ID_LENGTH } from "./engine/ids";
+export { idProblem, MAX_ID_LENGTH, pathId } from "./engine/ids";
 export type { ContractServerOptions, Identify } from "./engine/options";
 export { type ParsedRunInput, parseRunInput } from "./engine/parse-run-input";
 export { type ReplaySource, replayEvents } from "./engine/replay-events";

@@ -21,13 +21,19 @@ export function idProblem(id: string, what: string): string | undefined {
   return undefined;
 }
 
-/** A path segment decoded, or undefined when its percent-encoding is malformed or not UTF-8. */
-export function decodePathId(segment: string): string | undefined {
+/** A path segment's id, decoded and checked; malformed percent-encoding or bytes that are not UTF-8 break the rule. */
+export function pathId(
+  segment: string,
+  what: string,
+): { readonly ok: true; readonly id: string } | { readonly ok: false; readonly message: string } {
+  let id: string;
   try {
-    return decodeURIComponent(segment);
+    id = decodeURIComponent(segment);
   } catch {
-    return undefined;
+    return { ok: false, message: `${what} in the path is not percent-encoded UTF-8` };
   }
+  const problem = idProblem(id, what);
+  return problem === undefined ? { ok: true, id } : { ok: false, message: problem };
 }
 
 /** `identity/` (escaped, so it holds no `/`) before a tool's idempotency key; nothing for the anonymous identity. */

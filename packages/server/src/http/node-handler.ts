@@ -13,7 +13,7 @@ import {
 } from "@agui-outbox/core/protocol";
 import type { BackgroundAnswer } from "../engine/background-engine";
 import type { ContractEngine } from "../engine/contract-engine";
-import { decodePathId, idProblem } from "../engine/ids";
+import { pathId } from "../engine/ids";
 import { ServerCode } from "../server-codes";
 import { type BackgroundRunRecord, lastSeqOf } from "../store/background-records";
 import type { ContractStore } from "../store/contract-store";
@@ -201,13 +201,12 @@ export function createNodeHandler(engine: ContractEngine, options: NodeHandlerOp
     }
     const runMatch = req.method === "GET" ? /^\/runs\/([^/]+)(\/events)?$/.exec(route) : null;
     if (runMatch !== null) {
-      const runId = decodePathId(runMatch[1] ?? "");
-      const badId =
-        runId === undefined ? "the runId is not percent-encoded UTF-8" : idProblem(runId, "runId");
-      if (runId === undefined || badId !== undefined) {
-        sendError(res, 400, ServerCode.INVALID_ID, badId ?? "");
+      const parsed = pathId(runMatch[1] ?? "", "runId");
+      if (!parsed.ok) {
+        sendError(res, 400, ServerCode.INVALID_ID, parsed.message);
         return;
       }
+      const runId = parsed.id;
       const run = await store.run(runId);
       const background = run === undefined ? await store.background(runId) : undefined;
       if (background !== undefined) {
