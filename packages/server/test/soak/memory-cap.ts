@@ -3,14 +3,18 @@
  * 1,000 of 1 MB) over HTTP to one in-process server whose agent echoes the
  * turn back, so every run log holds the turn's size. Prints RSS and the bytes
  * of run logs held every 100 turns, and exits non-zero when the logs ever
- * exceed the cap. `CAP_MB` sets the identity's cap (default 32, the store's).
+ * exceed the cap. `CAP_MB` sets the identity's cap (default 32, the store's);
+ * `STORE=file` runs the file store instead (its time per 100 turns is the figure there).
  *
  *   npx tsx --conditions=@agui-outbox/source --expose-gc packages/server/test/soak/memory-cap.ts
  */
+import { mkdtempSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AgUiEvent } from "@agui-outbox/core/protocol";
-import { type AgentHandler, createContractServer, MemoryStore } from "../../src/index";
+import { type AgentHandler, createContractServer, createFileStore, MemoryStore } from "../../src/index";
 
 const turns = Number(process.env.TURNS ?? 1000);
 const turnBytes = Number(process.env.TURN_KB ?? 1024) * 1024;
@@ -33,7 +37,11 @@ const rss = () => {
 };
 const heap = () => process.memoryUsage().heapUsed;
 
-const store = new MemoryStore({ limits: { maxBytesPerIdentity: capBytes, maxBytes: capBytes * 8 } });
+const limits = { maxBytesPerIdentity: capBytes, maxBytes: capBytes * 8 };
+const store =
+  process.env.STORE === "file"
+    ? createFileStore({ path: join(mkdtempSync(join(tmpdir(), "memory-cap-")), "state.json"), limits })
+    : new MemoryStore({ limits });
 const contract = createContractServer({
   store,
   agent: echo,
@@ -47,7 +55,7 @@ const content = "x".repeat(turnBytes);
 const started = Date.now();
 const before = rss();
 let worst = 0;
-console.log(`turns=${turns} turn=${mb(turnBytes)} MB cap=${mb(capBytes)} MB rss before=${mb(before)} MB`);
+console.log(`turns=${turns} turn=${turnBytes / 1024} KB cap=${mb(capBytes)} MB rss before=${mb(before)} MB`);
 for (let turn = 1; turn <= turns; turn += 1) {
   const runId = `r${turn}`;
   const body = { threadId: `t${turn % 10}`, runId, messages: [{ id: `u${turn}`, role: "user", content }] };
