@@ -42,3 +42,40 @@ test("the demo's users are identities: bob sees none of alice's thread and canno
   expect(await ledger(server)).toHaveLength(1);
   await server.close();
 });
+
+test("a background run's token and status are its user's alone", async () => {
+  const server = await start();
+  const body = JSON.stringify({
+    threadId: "t-bg-users",
+    runId: "r-bg-alice",
+    messages: [{ id: "m1", role: "user", content: "please deploy to prod" }],
+    forwardedProps: { background: true },
+  });
+  const started = await fetch(`${server.url}/agent`, {
+    method: "POST",
+    headers: { ...as("alice"), "content-type": "application/json", "idempotency-key": "bg-alice" },
+    body,
+  });
+  expect(started.status).toBe(202);
+  const { continuationToken } = (await started.json()) as { continuationToken: string };
+
+  const poll = (user: string) =>
+    fetch(`${server.url}/agent/background/poll`, {
+      method: "POST",
+      headers: { ...as(user), "content-type": "application/json" },
+      body: JSON.stringify({ continuationToken }),
+    });
+  const stolen = await poll("bob");
+  expect(stolen.status).toBe(404);
+  expect(await stolen.json()).toMatchObject({ error: { code: "BACKGROUND_TOKEN_UNKNOWN" } });
+  const status = await fetch(`${server.url}/agent/runs/r-bg-alice`, { headers: as("bob") });
+  expect(status.status).toBe(404);
+  await status.text();
+
+  const own = await poll("alice");
+  expect(own.status).toBe(200);
+  await own.text();
+  const mine = await fetch(`${server.url}/agent/runs/r-bg-alice`, { headers: as("alice") });
+  expect(await mine.json()).toMatchObject({ runId: "r-bg-alice", threadId: "t-bg-users" });
+  await server.close();
+});
