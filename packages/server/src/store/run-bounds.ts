@@ -43,6 +43,8 @@ export class RunBounds {
   readonly #runs = new Map<string, Entry>();
   readonly #total: Tally = { bytes: 0, runs: 0 };
   readonly #byIdentity = new Map<string, Tally>();
+  /** Identities past one of their caps: with none and the totals under theirs, nothing is scanned. */
+  readonly #overIdentities = new Set<string>();
 
   constructor(limits: StoreLimits = {}) {
     this.#limits = {
@@ -92,6 +94,8 @@ export class RunBounds {
   /** What to evict, oldest ended runs first, until the caps hold again (as far as ended runs allow). */
   evictions(): Eviction[] {
     const out: Eviction[] = [];
+    const overAll = this.#total.bytes > this.#limits.maxBytes || this.#total.runs > this.#limits.maxRuns;
+    if (!overAll && this.#overIdentities.size === 0) return out;
     for (const [runId, entry] of this.#runs) {
       if (!this.#over(entry.identity)) continue;
       if (!entry.ended) continue;
@@ -126,5 +130,9 @@ export class RunBounds {
     tally.runs += runs;
     if (tally.runs === 0) this.#byIdentity.delete(identity);
     else this.#byIdentity.set(identity, tally);
+    const over =
+      tally.bytes > this.#limits.maxBytesPerIdentity || tally.runs > this.#limits.maxRunsPerIdentity;
+    if (over) this.#overIdentities.add(identity);
+    else this.#overIdentities.delete(identity);
   }
 }
