@@ -7,13 +7,13 @@ import { quoteIdent } from "./migrations";
  * the run id as payload) wakes that run's watchers.
  */
 export class LiveTail {
-  readonly #clientConfig: ClientConfig;
+  readonly #client: () => Client;
   readonly #channel: string;
   readonly #watchers = new Map<string, Set<() => void>>();
   #listener: Promise<Client> | undefined;
 
-  constructor(clientConfig: ClientConfig, channel: string) {
-    this.#clientConfig = clientConfig;
+  constructor(clientConfig: ClientConfig, channel: string, deps: { client?: () => Client } = {}) {
+    this.#client = deps.client ?? (() => new Client(clientConfig));
     this.#channel = channel;
   }
 
@@ -43,7 +43,7 @@ export class LiveTail {
   /** One `LISTEN` connection per store, opened on the first watch; wakes the watchers of the run named. */
   #listen(): Promise<Client> {
     this.#listener ??= (async () => {
-      const client = new Client(this.#clientConfig);
+      const client = this.#client();
       client.on("notification", (message) => {
         const watchers = message.payload === undefined ? undefined : this.#watchers.get(message.payload);
         for (const wake of watchers ?? []) wake();
