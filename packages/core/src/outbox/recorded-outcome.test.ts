@@ -1,0 +1,56 @@
+import { expect, test } from "vitest";
+import type { AgUiEvent } from "../protocol";
+import { recordedOutcome, withRecordedOutcomes } from "./recorded-outcome";
+
+test("a recorded decision keeps its outcome, never its payload", () => {
+  const secret = { approved: true, editedArgs: { target: "x" }, reason: "mine" };
+  expect(recordedOutcome({ interruptId: "i", status: "resolved", payload: secret })).toEqual({
+    interruptId: "i",
+    status: "resolved",
+    payload: { approved: true },
+  });
+  expect(
+    recordedOutcome({ interruptId: "i", status: "resolved", payload: { accepted: false, x: 1 } }),
+  ).toEqual({
+    interruptId: "i",
+    status: "resolved",
+    payload: { approved: false },
+  });
+  expect(recordedOutcome({ interruptId: "i", status: "resolved", payload: "free text" })).toEqual({
+    interruptId: "i",
+    status: "resolved",
+  });
+  expect(recordedOutcome({ interruptId: "i", status: "cancelled", payload: secret })).toEqual({
+    interruptId: "i",
+    status: "cancelled",
+  });
+});
+
+test("a run error mirrored to other tabs carries outcomes only; other events pass as they are", () => {
+  const event = {
+    type: "RUN_ERROR",
+    message: "already resolved",
+    code: "APPROVAL_RESUME_ALREADY_RESOLVED",
+    metadata: {
+      "x-resume": {
+        originalRunId: "r0",
+        recordedDecisions: [
+          { interruptId: "i", status: "resolved", payload: { approved: true, editedArgs: { t: "x" } } },
+        ],
+      },
+      "x-stream": { runId: "r1", seq: 2 },
+    },
+  } as unknown as AgUiEvent;
+  expect(withRecordedOutcomes(event)).toEqual({
+    ...event,
+    metadata: {
+      "x-resume": {
+        originalRunId: "r0",
+        recordedDecisions: [{ interruptId: "i", status: "resolved", payload: { approved: true } }],
+      },
+      "x-stream": { runId: "r1", seq: 2 },
+    },
+  });
+  const finished = { type: "RUN_FINISHED", threadId: "t", runId: "r" } as AgUiEvent;
+  expect(withRecordedOutcomes(finished)).toBe(finished);
+});
