@@ -15,13 +15,30 @@ export interface OpenedClientStore {
 
 /** Opens the store the options ask for and reports its durability on the outbox state. */
 export interface StoreEvents {
-  /** The IndexedDB store reopened after a close (another tab upgraded it): read it again. */
+  /** Storage holds what this tab has not read (it reopened after a close, a sealing key arrived): read it again. */
   readonly onReopen?: () => void;
   /** What the page holds, to go on from in memory when the database is gone for good. */
   readonly seed?: () => FallbackSeed;
 }
 
 export async function openClientStore(
+  options: OutboxClientOptions,
+  deps: OutboxDeps,
+  outboxStore: StoreApi<OutboxState>,
+  events: StoreEvents = {},
+): Promise<OpenedClientStore> {
+  const opened = await openPlainStore(options, deps, outboxStore, events);
+  const { sealing } = options;
+  if (!sealing || options.storage === "memory") return opened;
+  const store = sealing.wrap(opened.store, {
+    onSealed: (sealed) => outboxStore.setState({ sealed }),
+    // A key opens what was withheld: read storage again, as after a reopen.
+    onKey: () => events.onReopen?.(),
+  });
+  return { ...opened, store };
+}
+
+async function openPlainStore(
   options: OutboxClientOptions,
   deps: OutboxDeps,
   outboxStore: StoreApi<OutboxState>,

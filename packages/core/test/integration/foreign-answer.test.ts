@@ -1,29 +1,7 @@
 import { expect, test } from "vitest";
 import type { ChannelLike } from "../../src/tabs/channel";
 import { askForDeployment, ledger, makeClient, settled, startHarness } from "./harness";
-
-/** Every value of every object store of one database, as stored. */
-async function dumpDatabase(factory: IDBFactory, name: string): Promise<unknown[]> {
-  const db = await new Promise<IDBDatabase>((resolve, reject) => {
-    const request = factory.open(name);
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  const names = [...db.objectStoreNames];
-  const tx = db.transaction(names, "readonly");
-  const values = await Promise.all(
-    names.map(
-      (store) =>
-        new Promise<unknown[]>((resolve, reject) => {
-          const request = tx.objectStore(store).getAll();
-          request.onsuccess = () => resolve(request.result);
-          request.onerror = () => reject(request.error);
-        }),
-    ),
-  );
-  db.close();
-  return values.flat();
-}
+import { rawDatabaseText } from "./raw-database";
 
 /** A channel factory that keeps every message a tab posts, as it would cross to the others. */
 function recordingChannels(posted: unknown[]) {
@@ -63,9 +41,9 @@ test("answered elsewhere keeps the verdict and the decision kind, never the othe
     expect.objectContaining({ args: { target: "phone-secret-target" } }),
   ]);
   // Where the truth is: what the laptop stored, and what it told its other tabs.
-  const laptopDb = await dumpDatabase(harness.indexedDB, "laptop");
-  expect(JSON.stringify(laptopDb)).toContain(rejected.key);
-  const stored = JSON.stringify(laptop.outbox.getState().entries) + JSON.stringify(laptopDb);
+  const laptopDb = await rawDatabaseText(harness.indexedDB, "laptop");
+  expect(laptopDb).toContain(rejected.key);
+  const stored = JSON.stringify(laptop.outbox.getState().entries) + laptopDb;
   expect(stored).not.toContain("phone-secret-target");
   expect(posted.length).toBeGreaterThan(0);
   expect(JSON.stringify(posted)).not.toContain("phone-secret-target");

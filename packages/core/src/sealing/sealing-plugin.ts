@@ -1,0 +1,42 @@
+import type { EntryState } from "../outbox/entry";
+import type { OutboxStore } from "../outbox/outbox-store";
+
+/**
+ * An answer kept sealed in storage that this client cannot open: no key was
+ * supplied yet, or the key supplied does not open it (another user's, a rotated
+ * one). It stays stored and is sent once the right key is supplied. Only the
+ * clear metadata is shown: the answer itself is what could not be read.
+ */
+export interface SealedEntry {
+  readonly key: string;
+  readonly threadId: string;
+  readonly interruptId: string;
+  /** The state it was stored in. */
+  readonly state: EntryState;
+  readonly createdAt: number;
+  readonly reason: SealedReason;
+}
+
+export const SealedReason = {
+  /** No key has been supplied (`setKey`): typically before sign-in completes. */
+  keyMissing: "key_missing",
+  /** The key supplied does not open it. */
+  keyRejected: "key_rejected",
+} as const;
+export type SealedReason = (typeof SealedReason)[keyof typeof SealedReason];
+
+export interface SealingEvents {
+  /** The namespace's answers this client cannot open, after each read of the namespace. */
+  readonly onSealed: (entries: readonly SealedEntry[]) => void;
+  /** A key was supplied or changed: storage holds what this client could not read. */
+  readonly onKey: () => void;
+}
+
+/**
+ * The `sealing` option: `sealAnswers()` from `@agui-outbox/core/sealing`. The
+ * client wraps its store with it, so the WebCrypto code loads only in apps that
+ * ask for it.
+ */
+export interface SealingPlugin {
+  wrap(store: OutboxStore, events: SealingEvents): OutboxStore;
+}
