@@ -3,7 +3,7 @@
 //   createOutboxClient({ url, namespace, sealing });
 //   sealing.setKey(await keyFromYourServer()); // after sign-in
 import { SealedStore } from "./sealing/sealed-store";
-import type { SealingEvents, SealingPlugin } from "./sealing/sealing-plugin";
+import type { SealingPlugin } from "./sealing/sealing-plugin";
 
 export { type SealedEntry, SealedReason, type SealingPlugin } from "./sealing/sealing-plugin";
 
@@ -29,19 +29,19 @@ export interface AnswerSealing extends SealingPlugin {
 /** Seals every answer the client stores with the key given to `setKey`. */
 export function sealAnswers(options: SealAnswersOptions = {}): AnswerSealing {
   let key: CryptoKey | undefined;
-  const listeners = new Set<SealingEvents>();
+  const keyListeners = new Set<() => void>();
   return {
-    wrap(store, events) {
-      listeners.add(events);
+    wrap(store, onSealed, onKey) {
+      keyListeners.add(onKey);
       return new SealedStore(store, {
-        ...events,
+        onSealed,
         key: () => key,
         crypto: options.crypto ?? globalThis.crypto,
       });
     },
     setKey(next) {
       key = next;
-      for (const events of listeners) events.onKey();
+      for (const onKey of keyListeners) onKey();
     },
   };
 }

@@ -61,8 +61,8 @@ export interface OutboxClientOptions {
   readonly backgroundRuns?: BackgroundRunsPlugin;
   /**
    * Answers sealed at rest with the signed-in user's key: `sealAnswers()` from
-   * `@agui-outbox/core/sealing`, then `setKey(key)` after sign-in. Applies to the
-   * `"indexeddb"` storage and to a store passed in; not to `"memory"`.
+   * `@agui-outbox/core/sealing`, then `setKey(key)` after sign-in. Applies to
+   * every storage; answers are refused (`sealing_key_missing`) until a key is set.
    * @default undefined (stored as written)
    */
   readonly sealing?: SealingPlugin;

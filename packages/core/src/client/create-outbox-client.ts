@@ -2,7 +2,6 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import { DeliveryEngine } from "../delivery/delivery-engine";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { OutboxStore } from "../outbox/outbox-store";
-import { withRecordedOutcomes } from "../outbox/recorded-outcome";
 import { parseRetryAfter } from "../retry/retry-after";
 import { requestPersistentStorage } from "../storage/request-persistence";
 import { DEFAULT_MAX_EVENT_BYTES } from "../stream/read-event-stream";
@@ -90,8 +89,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
   // Every event this tab applies is mirrored by the others; `tabs` is assigned
   // below, before anything can apply an event.
   const threads = new ThreadRegistry((threadId, event) => {
-    // Never another answer's payload: an ALREADY_RESOLVED may echo one.
-    tabs.broadcast({ type: "thread-event", threadId, event: withRecordedOutcomes(event) });
+    tabs.broadcast({ type: "thread-event", threadId, event });
   });
   const http = new AgentHttp({
     url,

@@ -28,14 +28,13 @@ export async function openClientStore(
   events: StoreEvents = {},
 ): Promise<OpenedClientStore> {
   const opened = await openPlainStore(options, deps, outboxStore, events);
-  const { sealing } = options;
-  if (!sealing || options.storage === "memory") return opened;
-  const store = sealing.wrap(opened.store, {
-    onSealed: (sealed) => outboxStore.setState({ sealed }),
-    // A key opens what was withheld: read storage again, as after a reopen.
-    onKey: () => events.onReopen?.(),
-  });
-  return { ...opened, store };
+  // A key opens what was withheld: read storage again, as after a reopen.
+  const store = options.sealing?.wrap(
+    opened.store,
+    (sealed) => outboxStore.setState({ sealed }),
+    () => events.onReopen?.(),
+  );
+  return store ? { ...opened, store } : opened;
 }
 
 async function openPlainStore(

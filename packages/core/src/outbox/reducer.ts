@@ -32,7 +32,6 @@
 
 import type { Verdict } from "../outcome/verdict";
 import { type Decision, type DeliveryCounters, isFinalState, NO_COUNTERS, type OutboxEntry } from "./entry";
-import { recordedOutcome } from "./recorded-outcome";
 import type { EntryAction } from "./reducer-actions";
 
 export type { EntryAction, EntryActionType } from "./reducer-actions";
@@ -133,11 +132,7 @@ function applyVerdict(
     case "applied":
       return { ...settle(verdict.kind, null), replayed: verdict.replayed };
     case "elsewhere":
-      // Only the outcome of each recorded decision: never another answer's payload.
-      return {
-        ...settle(verdict.kind, null),
-        recordedDecisions: verdict.recordedDecisions.map(recordedOutcome),
-      };
+      return { ...settle(verdict.kind, null), recordedDecisions: verdict.recordedDecisions };
     case "lost":
     case "needs_user":
       return settle(verdict.kind, null);

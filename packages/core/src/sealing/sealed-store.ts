@@ -7,9 +7,10 @@ import type {
   PutIfAbsentResult,
 } from "../outbox/outbox-store";
 import { isSealedRecord, openEntry, type SealedRecord, sealEntry } from "./seal-entry";
-import { type SealedEntry, SealedReason, type SealingEvents } from "./sealing-plugin";
+import { type SealedEntry, SealedReason } from "./sealing-plugin";
 
-export interface SealedStoreOptions extends SealingEvents {
+export interface SealedStoreOptions {
+  readonly onSealed: (entries: readonly SealedEntry[]) => void;
   /** The key of the signed-in user, or `undefined` until the app supplies it. */
   readonly key: () => CryptoKey | undefined;
   readonly crypto: Crypto;
@@ -20,7 +21,7 @@ export interface SealedStoreOptions extends SealingEvents {
  * answer fields (seal-entry.ts) before the wrapped store sees it, every read
  * opens them. An entry this client cannot open is withheld from the client
  * (never sent, never shown as an answer) and reported through `onSealed`;
- * storage keeps it untouched, and the next read after `onKey` opens it.
+ * storage keeps it untouched, and the next read after a key is supplied opens it.
  * Writing without a key is refused (`sealing_key_missing`): an answer is never
  * stored in the clear. `readAtStart` is left out on purpose: its write is
  * derived inside the transaction, where nothing may be awaited.

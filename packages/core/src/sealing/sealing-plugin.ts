@@ -25,18 +25,20 @@ export const SealedReason = {
 } as const;
 export type SealedReason = (typeof SealedReason)[keyof typeof SealedReason];
 
-export interface SealingEvents {
-  /** The namespace's answers this client cannot open, after each read of the namespace. */
-  readonly onSealed: (entries: readonly SealedEntry[]) => void;
-  /** A key was supplied or changed: storage holds what this client could not read. */
-  readonly onKey: () => void;
-}
-
 /**
  * The `sealing` option: `sealAnswers()` from `@agui-outbox/core/sealing`. The
  * client wraps its store with it, so the WebCrypto code loads only in apps that
  * ask for it.
  */
 export interface SealingPlugin {
-  wrap(store: OutboxStore, events: SealingEvents): OutboxStore;
+  /**
+   * `onSealed`: the namespace's answers this client cannot open, after each read
+   * of the namespace. `onKey`: a key was supplied or changed, so storage holds
+   * what this client could not read.
+   */
+  wrap(
+    store: OutboxStore,
+    onSealed: (entries: readonly SealedEntry[]) => void,
+    onKey: () => void,
+  ): OutboxStore;
 }
