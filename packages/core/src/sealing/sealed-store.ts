@@ -38,19 +38,21 @@ export class SealedStore implements OutboxStore {
 
   async get(key: string): Promise<OutboxEntry | undefined> {
     const record = await this.#inner.get(key);
-    return record && (await this.#openOrWithhold(record));
+    const opened = record && (await this.#openOrWithhold(record));
+    if (record && !opened) this.#report();
+    return opened;
   }
 
   async put(entry: OutboxEntry): Promise<void> {
-    await this.#inner.put(await this.#seal(entry));
+    await this.#inner.put(await this.#seal(entry, "put"));
   }
 
   async commit(entry: OutboxEntry): Promise<CommitResult> {
-    return this.#result(entry, await this.#inner.commit(await this.#seal(entry)));
+    return this.#result(entry, await this.#inner.commit(await this.#seal(entry, "commit")));
   }
 
   async commitAll(entries: readonly OutboxEntry[]): Promise<CommitResult[]> {
-    const sealed = await Promise.all(entries.map((entry) => this.#seal(entry)));
+    const sealed = await Promise.all(entries.map((entry) => this.#seal(entry, "commitAll")));
     const results = this.#inner.commitAll
       ? await this.#inner.commitAll(sealed)
       : await Promise.all(sealed.map((record) => this.#inner.commit(record)));
@@ -77,7 +79,10 @@ export class SealedStore implements OutboxStore {
     options?: PutIfAbsentOptions,
   ): Promise<PutIfAbsentResult> {
     // `isSuperseded` reads the state, which stays clear.
-    const result = await this.#inner.putIfAbsentForInterrupt(await this.#seal(entry), options);
+    const result = await this.#inner.putIfAbsentForInterrupt(
+      await this.#seal(entry, "putIfAbsentForInterrupt"),
+      options,
+    );
     if (result.inserted) return { inserted: true, entry: structuredClone(entry) };
     return { inserted: false, existing: await this.#openOrThrow(result.existing) };
   }
@@ -122,7 +127,15 @@ export class SealedStore implements OutboxStore {
     this.#inner.close();
   }
 
-  async #seal(entry: OutboxEntry): Promise<OutboxEntry> {
+  async #seal(entry: OutboxEntry, operation: string): Promise<OutboxEntry> {
+    try {
+      // What the wrapped store would refuse (a function in the answer), refused alike: never sealed half.
+      structuredClone(entry);
+    } catch (cause) {
+      throw new OutboxError(ErrorKind.storageFailed, `${operation}: the entry cannot be stored as it is`, {
+        cause,
+      });
+    }
     const key = this.#options.key();
     if (!key) {
       throw new OutboxError(

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
+import { rawDatabaseText } from "../../src/outbox/raw-database.test-util";
 import type { ChannelLike } from "../../src/tabs/channel";
 import { askForDeployment, ledger, makeClient, settled, startHarness } from "./harness";
-import { rawDatabaseText } from "./raw-database";
 
 /** A channel factory that keeps every message a tab posts, as it would cross to the others. */
 function recordingChannels(posted: unknown[]) {
