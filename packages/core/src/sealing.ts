@@ -35,6 +35,8 @@ export function sealAnswers(options: SealAnswersOptions = {}): AnswerSealing {
       keyListeners.add(onKey);
       return new SealedStore(store, {
         onSealed,
+        // A disposed client is told nothing more.
+        onClose: () => keyListeners.delete(onKey),
         key: () => key,
         crypto: options.crypto ?? globalThis.crypto,
       });

@@ -14,6 +14,7 @@ export interface SealedStoreOptions {
   /** The key of the signed-in user, or `undefined` until the app supplies it. */
   readonly key: () => CryptoKey | undefined;
   readonly crypto: Crypto;
+  readonly onClose?: () => void;
 }
 
 /**
@@ -124,6 +125,7 @@ export class SealedStore implements OutboxStore {
   }
 
   close(): void {
+    this.#options.onClose?.();
     this.#inner.close();
   }
 

@@ -2,6 +2,7 @@ import { expect, test } from "vitest";
 import { isOutboxError } from "../../src/errors/outbox-error";
 import { rawDatabaseText } from "../../src/outbox/raw-database.test-util";
 import { sealAnswers } from "../../src/sealing";
+import { InMemoryBroadcastHub, InMemoryLockManager } from "../../src/tabs/in-memory-tabs";
 import { askForDeployment, type Harness, ledger, makeClient, settled, startHarness, until } from "./harness";
 
 const SECRET = "canary-7f3a-edited-target";
@@ -115,4 +116,43 @@ test("without the key the answer is kept sealed and reported, never dropped; sup
   expect(reloaded.outbox.getState().sealed).toEqual([]);
   expect(bodies.get(entry.key)).toEqual([entry.body]);
   expect(await ledger(harness)).toEqual([expect.objectContaining({ args: { target: SECRET } })]);
+});
+
+test("two tabs, each with the key: the follower's sealed answer is sent by the leader, once", async () => {
+  const harness = await startHarness();
+  const key = await newKey();
+  const locks = new InMemoryLockManager();
+  const hub = new InMemoryBroadcastHub();
+  const bodies = new Map<string, string[]>();
+  const tab = () => {
+    const sealing = sealAnswers();
+    sealing.setKey(key);
+    return makeClient(harness, {
+      sealing,
+      deps: {
+        locks: () => locks,
+        openChannel: (name) => hub.openChannel(name),
+        fetch: recordingFetch(bodies),
+      },
+    });
+  };
+  const leader = tab();
+  const follower = tab();
+  await leader.start();
+  await follower.start();
+  expect(follower.connection.getState().leader).toBe(false);
+  const interrupt = await askForDeployment(leader, "t-tabs");
+
+  const entry = await follower.answer({
+    threadId: "t-tabs",
+    interruptId: interrupt.id,
+    approved: true,
+    editedArgs: { target: SECRET },
+  });
+  follower.dispose();
+
+  expect((await settled(leader, entry.key)).state).toBe("applied");
+  expect(bodies.get(entry.key)).toEqual([entry.body]);
+  expect(await ledger(harness)).toEqual([expect.objectContaining({ args: { target: SECRET } })]);
+  expect(await rawDatabaseText(harness.indexedDB, "outbox-test")).not.toContain(SECRET);
 });
