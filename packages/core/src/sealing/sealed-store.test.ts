@@ -76,6 +76,7 @@ test("an entry no key opens is withheld and reported, never deleted; a write wit
   expect(reported.at(-1)).toEqual([
     {
       key: entry.key,
+      namespace: entry.namespace,
       threadId: entry.threadId,
       interruptId: entry.interruptId,
       state: entry.state,

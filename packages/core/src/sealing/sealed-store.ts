@@ -96,7 +96,7 @@ export class SealedStore implements OutboxStore {
 
   async clear(namespace: string): Promise<void> {
     await this.#inner.clear(namespace);
-    this.#withheld.clear();
+    for (const [key, entry] of this.#withheld) if (entry.namespace === namespace) this.#withheld.delete(key);
     this.#report();
   }
 
@@ -169,8 +169,8 @@ export class SealedStore implements OutboxStore {
       this.#withheld.delete(stored.key);
       return opened;
     }
-    const { key, threadId, interruptId, state, createdAt } = stored;
-    this.#withheld.set(key, { key, threadId, interruptId, state, createdAt, reason: opened });
+    const { key, namespace, threadId, interruptId, state, createdAt } = stored;
+    this.#withheld.set(key, { key, namespace, threadId, interruptId, state, createdAt, reason: opened });
     return undefined;
   }
 

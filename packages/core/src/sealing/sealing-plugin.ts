@@ -9,6 +9,7 @@ import type { OutboxStore } from "../outbox/outbox-store";
  */
 export interface SealedEntry {
   readonly key: string;
+  readonly namespace: string;
   readonly threadId: string;
   readonly interruptId: string;
   /** The state it was stored in. */
