@@ -1,4 +1,5 @@
 import { expect, test } from "vitest";
+import { terminalSignal } from "../delivery/pump-run-stream";
 import type { AgUiEvent } from "../protocol";
 import { recordedOutcome, withRecordedOutcomes } from "./recorded-outcome";
 
@@ -53,4 +54,25 @@ test("a run error mirrored to other tabs carries outcomes only; other events pas
   });
   const finished = { type: "RUN_FINISHED", threadId: "t", runId: "r" } as AgUiEvent;
   expect(withRecordedOutcomes(finished)).toBe(finished);
+});
+
+test("a terminal event read from a run's status gives the verdict outcomes only", () => {
+  const event = {
+    type: "RUN_ERROR",
+    message: "already resolved",
+    code: "APPROVAL_RESUME_ALREADY_RESOLVED",
+    metadata: {
+      "x-resume": {
+        recordedDecisions: [
+          { interruptId: "i", status: "resolved", payload: { approved: false, reason: "theirs" } },
+        ],
+      },
+    },
+  } as unknown as AgUiEvent;
+  expect(terminalSignal(event)).toEqual({
+    type: "run-error",
+    message: "already resolved",
+    code: "APPROVAL_RESUME_ALREADY_RESOLVED",
+    recordedDecisions: [{ interruptId: "i", status: "resolved", payload: { approved: false } }],
+  });
 });
