@@ -32,6 +32,9 @@ function useDemoClient(user: string | null): OutboxClient | null {
       namespace: `demo:${user}`,
       dbName: "agui-outbox-demo",
       backgroundRuns: backgroundRuns(),
+      // The mock server's `identify` reads it: each demo user's threads and runs are theirs alone.
+      // A real app sends its session (a cookie, a token) and its server verifies it.
+      headers: () => ({ "x-demo-user": user }),
       deps: { fetch: offline.fetch, online: offline.online },
     });
     setClient(created);

@@ -1,9 +1,14 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { formatEventId, Header, OutcomeCode, parseEventId } from "@agui-outbox/core/protocol";
 import {
+  BodyTimeoutError,
   BodyTooLargeError,
+  createHttpServer,
+  identifyRequest,
+  pathId,
   readBody,
+  ServerCode,
   SseStream,
   sendError,
   sendJson,
@@ -14,6 +19,7 @@ import { ChaosRequestSchema } from "./chaos/fault";
 import { FaultQueue } from "./chaos/fault-queue";
 import { BACKGROUND_POLL_PATH, fixedCapabilities } from "./engine/capabilities";
 import { MockInstance } from "./engine/mock-instance";
+import { demoIdentify } from "./library/demo-identity";
 import { type CrashInfo, MockMode, type MockServerOptions, resolveOptions } from "./options";
 import { createStore } from "./store/create-store";
 
@@ -56,13 +62,17 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     resolveCrashed = resolve;
   });
 
-  const server = createServer((req, res) => {
+  // Bounded headers and request time: a slowloris or a stalled body is cut (see createHttpServer).
+  const server = createHttpServer((req, res) => {
     handle(req, res).catch(() => {
       if (!res.headersSent) sendError(res, 500, OutcomeCode.UNAVAILABLE, "internal error in the mock server");
       else res.destroy();
     });
   });
   server.on("connection", (socket) => {
+    // The timeout is set per request (Node resets it between requests); this listener cuts it.
+    socket.on("timeout", () => socket.destroy());
+    socket.setTimeout(resolved.idleTimeoutMs);
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
@@ -93,6 +103,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    req.socket.setTimeout(resolved.idleTimeoutMs);
     setCorsHeaders(res);
     if (instance.dead) {
       res.destroy();
@@ -107,9 +118,13 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       return;
     }
 
-    if (path === "/agent" && method === "POST") return handleAgentPost(req, res);
+    const contractRoute = path === "/agent" || path.startsWith("/agent/");
+    const who = contractRoute ? await identifyRequest(demoIdentify, req) : { ok: true, identity: undefined };
+    if (!who.ok) return sendError(res, 401, ServerCode.UNAUTHENTICATED, "this request names no usable user");
+    const identity = who.identity;
+    if (path === "/agent" && method === "POST") return handleAgentPost(req, res, identity);
     if (path === BACKGROUND_POLL_PATH && method === "POST" && instance.mode === MockMode.fixed) {
-      return handleBackgroundPoll(req, res);
+      return handleBackgroundPoll(req, res, identity);
     }
     if (path === "/agent/capabilities" && method === "GET") {
       // Agent Framework's AG-UI endpoint has no capabilities route: its FastAPI app
@@ -120,18 +135,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const runMatch = /^\/agent\/runs\/([^/]+)(\/events)?$/.exec(path);
     // Servers without the contract offer no run status and no re-attach.
     if (runMatch !== null && method === "GET" && instance.mode === MockMode.fixed) {
-      let runId: string;
-      try {
-        runId = decodeURIComponent(runMatch[1] ?? "");
-      } catch {
-        return sendError(
-          res,
-          400,
-          OutcomeCode.INVALID_REQUEST,
-          "the runId in the path is not valid percent-encoding",
-        );
-      }
-      return runMatch[2] === undefined ? handleRunStatus(res, runId) : handleReattach(req, res, url, runId);
+      const parsed = pathId(runMatch[1] ?? "", "runId");
+      if (!parsed.ok) return sendError(res, 400, ServerCode.INVALID_ID, parsed.message);
+      const runId = parsed.id;
+      return runMatch[2] === undefined
+        ? handleRunStatus(res, runId, identity)
+        : handleReattach(req, res, url, runId, identity);
     }
     if (path === "/__ledger" && method === "GET") {
       // ?threadId= lets suites that share one server count only their own thread's side effects.
@@ -164,13 +173,17 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     return sendError(res, 404, OutcomeCode.NOT_FOUND_ROUTE, `no route for ${method} ${path}`);
   }
 
-  async function handleAgentPost(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handleAgentPost(
+    req: IncomingMessage,
+    res: ServerResponse,
+    identity: string | undefined,
+  ): Promise<void> {
     const raw = await drainBody(req, res);
     if (raw === undefined) return;
     const keyHeader = req.headers[Header.idempotencyKey];
     const key = typeof keyHeader === "string" && keyHeader.trim().length > 0 ? keyHeader.trim() : undefined;
     if (key !== undefined) resumesReceived.push({ key, threadId: threadIdOf(raw), at: resolved.clock.now() });
-    const result = await instance.handleAgentPost(raw, key);
+    const result = await instance.handleAgentPost(raw, key, identity);
     if (result.kind === "crashed") return;
     if (result.kind === "error") {
       sendError(res, result.status, result.code, result.message, result.headers);
@@ -188,19 +201,23 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       keepaliveMs: resolved.keepaliveMs,
       dropAfterFrames: result.dropAfterFrames,
     });
-    await instance.streamContract(stream, result.runId, result.afterSeq);
+    await instance.streamContract(stream, result.runId, result.afterSeq, identity);
   }
 
-  async function handleBackgroundPoll(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handleBackgroundPoll(
+    req: IncomingMessage,
+    res: ServerResponse,
+    identity: string | undefined,
+  ): Promise<void> {
     const raw = await drainBody(req, res);
     if (raw === undefined) return;
-    const answer = await instance.pollBackground(raw);
+    const answer = await instance.pollBackground(raw, identity);
     if (answer === "abandoned") res.destroy();
     else sendJson(res, answer.status, answer.body, answer.headers);
   }
 
-  async function handleRunStatus(res: ServerResponse, runId: string): Promise<void> {
-    const status = await instance.runStatus(runId);
+  async function handleRunStatus(res: ServerResponse, runId: string, identity: string | undefined) {
+    const status = await instance.runStatus(runId, identity);
     if (status === undefined) sendError(res, 404, OutcomeCode.RUN_NOT_FOUND, "no such run");
     else sendJson(res, 200, status);
   }
@@ -210,13 +227,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     res: ServerResponse,
     url: URL,
     runId: string,
+    identity: string | undefined,
   ): Promise<void> {
     const afterSeq = reattachCursor(req, url, runId);
     if (typeof afterSeq === "string") {
       sendError(res, 400, OutcomeCode.INVALID_REQUEST, afterSeq);
       return;
     }
-    const target = await instance.attachTarget(runId);
+    const target = await instance.attachTarget(runId, identity);
     if (target.kind === "unknown") {
       sendError(res, 404, OutcomeCode.RUN_NOT_FOUND, "no such run");
       return;
@@ -227,11 +245,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
     const stream = new SseStream(res, { keepaliveMs: resolved.keepaliveMs });
     if (target.kind === "ok") {
-      await instance.streamContract(stream, runId, afterSeq);
+      await instance.streamContract(stream, runId, afterSeq, identity);
       return;
     }
     // A background run's log grows only inside polls: what is stored is all there is until the next one.
-    for (const frame of (await instance.backgroundFrames(runId, afterSeq)) ?? []) {
+    for (const frame of (await instance.backgroundFrames(runId, afterSeq, identity)) ?? []) {
       stream.writeFrame(formatEventId({ runId, seq: frame.seq }), frame.event);
     }
     stream.end();
@@ -267,12 +285,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   /** The body, or undefined once an error answer was sent. */
   async function drainBody(req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> {
     try {
-      return await readBody(req, resolved.maxBodyBytes);
+      return await readBody(req, resolved.maxBodyBytes, resolved.bodyTimeoutMs);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
         sendError(res, 413, OutcomeCode.PAYLOAD_TOO_LARGE, `the request body exceeds ${error.limit} bytes`, {
           connection: "close",
         });
+      } else if (error instanceof BodyTimeoutError) {
+        sendError(res, 408, ServerCode.REQUEST_TIMEOUT, error.message, { connection: "close" });
+        res.once("finish", () => req.socket.destroy());
       } else {
         res.destroy();
       }

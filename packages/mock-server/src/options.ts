@@ -65,6 +65,10 @@ export interface MockServerOptions {
   readonly toolDurationMs?: number;
   /** Request bodies above this get 413. @default 1048576 (1 MiB) */
   readonly maxBodyBytes?: number;
+  /** A body not all arrived within this gets 408 and its connection closes. @default 30000 */
+  readonly bodyTimeoutMs?: number;
+  /** A connection with nothing read or written this long is cut. @default 60000, or 4 × keepaliveMs */
+  readonly idleTimeoutMs?: number;
   /**
    * Called after a `crash` fault killed the instance (sockets destroyed, timers
    * stopped, nothing more written). The CLI exits the process here.
@@ -89,6 +93,8 @@ export interface ResolvedOptions {
   readonly interruptTtlMs: number;
   readonly toolDurationMs: number;
   readonly maxBodyBytes: number;
+  readonly bodyTimeoutMs: number;
+  readonly idleTimeoutMs: number;
   readonly onCrash: (info: CrashInfo) => void;
   readonly onModeChange: (mode: MockMode) => void;
 }
@@ -109,6 +115,8 @@ export function resolveOptions(options: MockServerOptions = {}): ResolvedOptions
     interruptTtlMs: options.interruptTtlMs ?? 60 * 60 * 1000,
     toolDurationMs: options.toolDurationMs ?? 100,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000,
+    idleTimeoutMs: options.idleTimeoutMs ?? Math.max(60_000, 4 * (options.keepaliveMs ?? 15_000)),
     onCrash: options.onCrash ?? (() => {}),
     onModeChange: options.onModeChange ?? (() => {}),
   };

@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { expect, test } from "vitest";
 import { askToDeploy, ledger, post, start } from "./support/harness";
 
@@ -115,4 +116,27 @@ test("reset clears threads, the ledger and faults; mode can be read and set", as
     body: JSON.stringify({ mode: "fixed" }),
   });
   expect(await set.json()).toEqual({ mode: "fixed" });
+});
+
+test("a POST stalled mid-body gets 408 REQUEST_TIMEOUT and its connection closes", async () => {
+  const server = await start({ bodyTimeoutMs: 200 });
+  const socket = connect(server.port, "127.0.0.1");
+  let text = "";
+  socket.on("data", (chunk) => {
+    text += chunk.toString();
+  });
+  const closed = new Promise((resolve) => socket.on("close", resolve));
+  socket.write('POST /agent HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"threadId":');
+  await closed;
+  expect(text).toMatch(/^HTTP\/1\.1 408/);
+  expect(text).toContain("REQUEST_TIMEOUT");
+});
+
+test("a connection that goes quiet is cut after the idle timeout", async () => {
+  const server = await start({ idleTimeoutMs: 200 });
+  const socket = connect(server.port, "127.0.0.1");
+  const closed = new Promise((resolve) => socket.on("close", resolve));
+  socket.write("GET /agent/capabilities HTTP/1.1\r\nHost: x\r\n");
+  await closed;
+  expect(socket.destroyed).toBe(true);
 });

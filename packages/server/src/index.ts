@@ -22,7 +22,8 @@ export { canonicalJson } from "./engine/canonical-json";
 export type { AfterClaim, BeforeClaim, ClaimContext, ClaimRefusal } from "./engine/claim-hooks";
 export { ContractEngine, type RunResponse } from "./engine/contract-engine";
 export type { Hydrate, HydrationTurn } from "./engine/hydration";
-export type { ContractServerOptions } from "./engine/options";
+export { idProblem, MAX_ID_LENGTH, pathId } from "./engine/ids";
+export type { ContractServerOptions, Identify } from "./engine/options";
 export { type ParsedRunInput, parseRunInput } from "./engine/parse-run-input";
 export { type ReplaySource, replayEvents } from "./engine/replay-events";
 export {
@@ -35,6 +36,8 @@ export {
 } from "./engine/resume-verdict";
 export { realClock, type ServerClock } from "./engine/server-clock";
 export { followRun } from "./http/follow-run";
+export { createHttpServer, type HttpServerTimeouts } from "./http/http-server";
+export { type IdentifyResult, identifyRequest } from "./http/identify-request";
 export {
   backgroundStatus,
   capabilitiesOf,
@@ -42,11 +45,14 @@ export {
   type NodeHandler,
   type NodeHandlerOptions,
 } from "./http/node-handler";
-export { BodyTooLargeError, readBody } from "./http/read-body";
+export { BodyTimeoutError, BodyTooLargeError, readBody } from "./http/read-body";
 export { sendError, sendJson, setCorsHeaders } from "./http/respond";
 export { SseStream, type SseStreamOptions } from "./http/sse-stream";
+export { ServerCode } from "./server-codes";
 export * from "./store/background-records";
 export type { ContractStore } from "./store/contract-store";
 export { createFileStore, type FileStoreOptions } from "./store/file-store";
 export { type MemoryDocument, MemoryStore, type MemoryStoreOptions } from "./store/memory-store";
 export * from "./store/records";
+export type { StoreLimits } from "./store/run-bounds";
+export { identityOf, SCOPE_SEPARATOR, scopedId, scopeStore } from "./store/scoped-store";

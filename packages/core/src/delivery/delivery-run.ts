@@ -12,6 +12,7 @@ import type { DeliveryEngineOptions } from "./delivery-options";
 import { type DeliveryStep, type DeliveryStepContext, deliveryStep } from "./delivery-step";
 import type { DeliveryTransport } from "./delivery-transport";
 import type { EntryBook } from "./entry-book";
+import { readUntilDecided } from "./read-until-decided";
 
 /** What one delivery needs from the engine that schedules it. */
 export interface DeliveryRunContext {
@@ -166,8 +167,16 @@ export class DeliveryRun {
       }
       case "status":
       case "hydrate":
-        await writeCounters();
-        return this.#read(key, decision.type);
+        // Why the entry reads is its last error while the read goes (an unreadable event, a cut stream).
+        if (decision.cause === null) await writeCounters();
+        else
+          await this.#c.book.commit(key, {
+            type: "counted",
+            counters: step.counters,
+            at,
+            error: decision.cause,
+          });
+        return readUntilDecided(this.#c, key, decision.type, decision.cause);
       case "wait":
         await this.#c.book.commit(key, ...counted, {
           type: "verdict",
@@ -193,47 +202,6 @@ export class DeliveryRun {
   }
 
   /**
-   * A run-status or thread read. A failed read (the network, or a fetch that
-   * throws at once) answers "network-error", which after RUN_STARTED asks for
-   * another read: each read after a failed one waits a full-jitter backoff, capped,
-   * so the loop always yields to a timer, and each failure is counted on the entry
-   * and kept as its last error. The network does not spend the budget.
-   */
-  async #read(key: string, type: "status" | "hydrate"): Promise<DeliverySignal | undefined> {
-    const before = this.#c.book.get(key);
-    if (!before) return undefined;
-    const failed = countersOf(before).failedReads ?? 0;
-    if (failed > 0) {
-      const ms = backoffDelay(failed - 1, { random: this.#c.options.deps.random });
-      await abortableSleep(this.#c.options.deps.timers, ms, this.#c.abortSignal());
-      if (!this.#c.active()) return undefined;
-    }
-    const signal =
-      type === "status"
-        ? await this.#c.transport.statusThenHydrate(key)
-        : await this.#c.transport.hydrate(key);
-    const after = this.#c.book.get(key);
-    if (!after) return undefined;
-    const readFailed = signal.type === "network-error";
-    if (readFailed || failed > 0) {
-      await this.#c.book.commit(key, {
-        type: "counted",
-        counters: { ...countersOf(after), failedReads: readFailed ? failed + 1 : 0 },
-        at: this.#c.options.deps.now(),
-        ...(readFailed
-          ? {
-              error: {
-                kind: "network",
-                message: `Could not read the ${type === "status" ? "run's status" : "conversation"} (${failed + 1} time(s) in a row).`,
-              },
-            }
-          : {}),
-      });
-    }
-    return signal;
-  }
-
-  /**
    * Past the retention window the server may have forgotten the key, so a resend
    * is no longer known to be safe: ask what became of the run (status, then the
    * thread) and settle on that, or mark the entry expired, keeping the answer.
@@ -242,6 +210,10 @@ export class DeliveryRun {
     const signal = await this.#c.transport.statusThenHydrate(key);
     const entry = this.#c.book.get(key);
     if (!entry) return;
+    if (signal.type === "read-failed") {
+      await this.#c.book.commit(key, { type: "expired", at: this.#c.options.deps.now() });
+      return;
+    }
     const verdict = classifyOutcome(signal, outcomeContext(entry, this.#c.options.serverKind()));
     if (verdict.kind === "applied" || verdict.kind === "elsewhere" || verdict.kind === "lost") {
       await this.#settle(key, verdict, signal);

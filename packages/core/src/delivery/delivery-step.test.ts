@@ -57,9 +57,50 @@ test("a spent budget checks the thread once, then stalls (not final) instead of 
   const budget = { ...context, retry: { budget: { maxAttempts: 1 } } };
   const failure = { type: "http-status", status: 503, message: "unavailable" } as const;
   const first = deliveryStep(sending(), failure, budget);
-  expect(first.decision).toEqual({ type: "hydrate" });
+  // The thread is read because of the server's failure: it stays the entry's last error meanwhile.
+  expect(first.decision).toEqual({
+    type: "hydrate",
+    cause: { kind: "http", status: 503, message: "unavailable" },
+  });
   expect(first.counters).toMatchObject({ serverFailures: 1, budgetChecks: 1 });
   const checked = { ...sending(), counters: first.counters };
   const second = deliveryStep(checked, failure, budget);
   expect(second.decision).toMatchObject({ type: "stall", error: { kind: "retry_budget_exhausted" } });
+});
+
+test("an unknown event after the claim: the status read goes with invalid_event as its cause", () => {
+  const acked = reduceEntry(sending(), { type: "claim-acked", runId: "r1", seq: 1, at: 0 });
+  const signal = {
+    type: "invalid-stream",
+    kind: "invalid_event",
+    message: "Unknown event type TELEPORT",
+  } as const;
+  expect(deliveryStep(acked, signal, context).decision).toEqual({
+    type: "status",
+    cause: { kind: "invalid_event", message: "Unknown event type TELEPORT" },
+  });
+});
+
+test("APPROVAL_TOOL_UNAVAILABLE after RUN_STARTED each time: counted as nothing ran, then a stall that says so", () => {
+  const degraded = { ...context, serverKind: "degraded" as const, retry: { budget: { maxAttempts: 2 } } };
+  const unavailable = { type: "run-error", code: "APPROVAL_TOOL_UNAVAILABLE", message: "down" } as const;
+  let entry = reduceEntry(sending(), { type: "claim-acked", runId: "r1", seq: 1, at: 0 });
+  const first = deliveryStep(entry, unavailable, degraded);
+  expect(first.decision.type).toBe("wait");
+  expect(first.counters.nothingRan).toBe(1);
+  // The second attempt, answered the same: the budget is spent, the thread is checked.
+  entry = { ...entry, attempts: 2, counters: first.counters };
+  const second = deliveryStep(entry, unavailable, degraded);
+  expect(second.decision.type).toBe("hydrate");
+  expect(second.counters.nothingRan).toBe(2);
+  // The thread shows the question open: every attempt said nothing ran, so it is sent again.
+  entry = { ...entry, counters: second.counters };
+  const open = { type: "hydrated", toolEvidence: "none", interruptStillOpen: true } as const;
+  expect(deliveryStep(entry, open, degraded).decision).toMatchObject({
+    type: "wait",
+    verdict: { rule: "hydrated-approve-nothing-ran" },
+  });
+  entry = { ...entry, attempts: 3 };
+  const third = deliveryStep(entry, unavailable, degraded);
+  expect(third.decision).toMatchObject({ type: "stall", reason: expect.stringMatching(/nothing ran/) });
 });

@@ -31,10 +31,13 @@ export type DeliveryDecision =
   | { readonly type: "stop" }
   /** GET the run's events after the entry's cursor. */
   | { readonly type: "reattach" }
-  /** GET the run's status; a gone run falls back to hydration. */
-  | { readonly type: "status" }
-  /** Hydrate the thread and look for the tool result. */
-  | { readonly type: "hydrate" }
+  /**
+   * GET the run's status; a gone run falls back to hydration. `cause`: the failure
+   * that sent the entry to read, its last error while the read goes well.
+   */
+  | { readonly type: "status"; readonly cause: Verdict["error"] }
+  /** Hydrate the thread and look for the tool result (`cause` as for `status`). */
+  | { readonly type: "hydrate"; readonly cause: Verdict["error"] }
   /** Persist `retry_wait` until `at`, then send again with the same key and bytes. */
   | { readonly type: "wait"; readonly at: number; readonly verdict: Verdict }
   /** Persist `stalled`: not final, resumed by online / visible / retry-now / the next start. */
@@ -63,6 +66,10 @@ export const RESEND_REASON = "The stream could not be re-attached; sending again
 
 export const STALLED_REASON =
   "Delivery kept failing on the server's side; it resumes when you retry or come back.";
+
+/** The stall after the server kept saying the action is unavailable: nothing ran, the answer is sendable. */
+export const UNAVAILABLE_STALLED_REASON =
+  "The action is still unavailable, and nothing ran; it resumes when you retry or come back.";
 
 /**
  * Failures the server itself answered count against the budget; a network that
@@ -96,9 +103,9 @@ export function deliveryStep(
       }
       return { decision: { type: "reattach" }, counters };
     case "status_then_hydrate":
-      return { decision: { type: "status" }, counters };
+      return { decision: { type: "status", cause: verdict.error }, counters };
     case "hydrate_then_decide":
-      return { decision: { type: "hydrate" }, counters };
+      return { decision: { type: "hydrate", cause: verdict.error }, counters };
     case "retry":
       // Also when another submission holds the claim (`reattachRunId`): wait, then ask again.
       return retryStep(entry, verdict, signal, context);
@@ -116,10 +123,12 @@ export function retryStep(
 ): DeliveryStep {
   const before = countersOf(entry);
   const counts = signal !== undefined && isServerFailure(signal);
+  const nothingRan = verdict.kind === "retry" && verdict.nothingRan === true;
   const counters: DeliveryCounters = {
     ...before,
     serverFailures: before.serverFailures + (counts ? 1 : 0),
     reattachesWithoutProgress: context.reattachReset ? 0 : before.reattachesWithoutProgress,
+    ...(nothingRan ? { nothingRan: (before.nothingRan ?? 0) + 1 } : {}),
   };
   const delayMs = nextDelay(
     {
@@ -145,12 +154,15 @@ export function retryStep(
   }
   if (counters.budgetChecks === 0) {
     // Before anything is concluded, the thread is checked for the result.
-    return { decision: { type: "hydrate" }, counters: { ...counters, budgetChecks: 1 } };
+    return {
+      decision: { type: "hydrate", cause: verdict.error },
+      counters: { ...counters, budgetChecks: 1 },
+    };
   }
   return {
     decision: {
       type: "stall",
-      reason: STALLED_REASON,
+      reason: nothingRan ? UNAVAILABLE_STALLED_REASON : STALLED_REASON,
       error: {
         kind: "retry_budget_exhausted",
         message: `Gave up for now after ${counters.serverFailures} failed answer(s) from the server.`,

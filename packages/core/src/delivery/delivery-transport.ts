@@ -13,6 +13,7 @@ import { type AgentHttp, isHttpFailure } from "../transport/agent-http";
 import { withChildSignal } from "../transport/child-signal";
 import type { EntryBook } from "./entry-book";
 import { pumpRunStream, terminalSignal } from "./pump-run-stream";
+import { type ReadFailed, readFailureOf } from "./read-failure";
 
 export interface DeliveryTransportOptions {
   readonly book: EntryBook;
@@ -33,6 +34,14 @@ export interface DeliveryTransportOptions {
   /** The server answered unlike the kind in force: its kind is read again. */
   readonly onContradiction?: (reason: string) => void;
 }
+
+/** The ways a stream ends before its terminal event. */
+const CUT_TYPES: ReadonlySet<DeliverySignal["type"]> = new Set([
+  "network-error",
+  "stream-ended",
+  "stream-stalled",
+  "invalid-stream",
+]);
 
 const NO_ACK_REASON = "a resume finished without the recovery contract's claim acknowledgement";
 
@@ -106,7 +115,8 @@ export class DeliveryTransport {
       const unacked = this.#contradicted.delete(key);
       if (unacked && pumped.type === "run-finished" && !pumped.replayed) {
         this.#options.onContradiction?.(NO_ACK_REASON);
-        return this.hydrate(key);
+        const read = await this.hydrate(key);
+        return read.type === "read-failed" ? { type: "network-error", message: read.error.message } : read;
       }
       return pumped;
     });
@@ -132,32 +142,35 @@ export class DeliveryTransport {
     });
   }
 
-  async statusThenHydrate(key: string): Promise<DeliverySignal> {
+  /** The run's status, falling back to hydration where the run is gone; a failed read says what failed. */
+  async statusThenHydrate(key: string): Promise<DeliverySignal | ReadFailed> {
     const entry = this.#options.book.get(key);
-    if (!entry) return { type: "network-error" };
+    if (!entry) return readFailureOf("status", undefined);
+    let status: Awaited<ReturnType<AgentHttp["runStatus"]>>;
     try {
-      const status = await this.#options.http.runStatus(entry.cursor.runId);
-      if (isHttpFailure(status)) {
-        if (status.status === 404 || status.status === 410) return this.hydrate(key);
-        return { type: "http-status", status: status.status, ...(status.code ? { code: status.code } : {}) };
-      }
-      if (status.terminal) {
-        const terminal = terminalSignal(status.terminal as AgUiEvent);
-        if (terminal) return terminal;
-      }
-      return { type: "run-status", status: "running" };
-    } catch {
-      return { type: "network-error" };
+      status = await this.#options.http.runStatus(entry.cursor.runId);
+    } catch (error) {
+      return readFailureOf("status", error);
     }
+    if (isHttpFailure(status)) {
+      if (status.status === 404 || status.status === 410) return this.hydrate(key);
+      return { type: "http-status", status: status.status, ...(status.code ? { code: status.code } : {}) };
+    }
+    if (status.terminal) {
+      const terminal = terminalSignal(status.terminal as AgUiEvent);
+      if (terminal) return terminal;
+    }
+    return { type: "run-status", status: "running" };
   }
 
-  async hydrate(key: string): Promise<DeliverySignal> {
+  /** What the thread shows once hydrated; a failed hydration says what failed. */
+  async hydrate(key: string): Promise<DeliverySignal | ReadFailed> {
     const entry = this.#options.book.get(key);
-    if (!entry) return { type: "network-error" };
+    if (!entry) return readFailureOf("thread", undefined);
     try {
       await this.#options.hydrate(entry.threadId);
-    } catch {
-      return { type: "network-error" };
+    } catch (error) {
+      return readFailureOf("thread", error);
     }
     return this.hydratedSignal(entry);
   }
@@ -179,13 +192,20 @@ export class DeliveryTransport {
   /**
    * A finished run on a server without the contract proves nothing by itself: the
    * thread it streamed must show `entry`'s own tool result (outcome/tool-evidence.ts),
-   * and, in a batch, whether the server took the other answers but not this one.
+   * and, in a batch, whether the server took the other answers but not this one. A
+   * stream cut before its end is marked when it already carried the result of every
+   * answer of the request: each ran, only the end of the run was not seen.
    */
   withToolEvidence(entry: OutboxEntry, signal: DeliverySignal): DeliverySignal {
-    if (signal.type !== "run-finished") return signal;
     const messages = this.#options.threads.get(entry.threadId).messages;
     const evidenceOf = (member: OutboxEntry) =>
       toolEvidenceIn(messages, member.toolCallId ?? member.interruptId, "degraded");
+    if (CUT_TYPES.has(signal.type)) {
+      // Every answer of the request ran (its own result arrived): the cut hides only the end.
+      const seen = this.#batchMembers(entry).every((member) => evidenceOf(member) === "ran");
+      return seen ? ({ ...signal, toolResultsSeen: true } as DeliverySignal) : signal;
+    }
+    if (signal.type !== "run-finished") return signal;
     const toolEvidence = evidenceOf(entry);
     const others = this.#batchMembers(entry).filter((member) => member.key !== entry.key);
     const skippedInBatch = toolEvidence === "none" && others.some((member) => evidenceOf(member) !== "none");

@@ -98,6 +98,11 @@ export interface DeliveryCounters {
    * full-jitter backoff before the next (absent on entries from before it).
    */
   readonly failedReads?: number;
+  /**
+   * Attempts the server answered with an explicit "nothing ran" (the tool was
+   * unavailable): evidence, never reset by a resume (absent on entries from before it).
+   */
+  readonly nothingRan?: number;
 }
 
 export const NO_COUNTERS: DeliveryCounters = {

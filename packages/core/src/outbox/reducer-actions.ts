@@ -31,8 +31,11 @@ export type EntryAction =
       readonly type: "counted";
       readonly counters: DeliveryCounters;
       readonly at: number;
-      /** A failure met on the way (a read that failed), kept as the entry's last error. */
-      readonly error?: EntryError;
+      /**
+       * A failure met on the way (a read that failed), kept as the entry's last
+       * error; null clears it (the read succeeded and no failure stands behind it).
+       */
+      readonly error?: EntryError | null;
     }
   /** Retries are spent or storage keeps failing: wait, not final, for online / visible / retry-now / start. */
   | {

@@ -224,7 +224,7 @@ export function reduceEntry(entry: OutboxEntry, action: EntryAction): OutboxEntr
       return {
         ...entry,
         counters: action.counters,
-        ...(action.error ? { lastError: action.error } : {}),
+        ...(action.error === undefined ? {} : { lastError: action.error }),
         updatedAt: action.at,
       };
     case "stalled":

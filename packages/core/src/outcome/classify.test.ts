@@ -470,6 +470,14 @@ const CASES: readonly RowCase[] = [
     },
   },
   {
+    // Every answer's own result was on the stream: it ran, though the end never came.
+    row: "degraded-break-after-tool-results",
+    server: "degraded",
+    signal: { type: "stream-ended", toolResultsSeen: true },
+    context: { acked: true },
+    expected: { kind: "applied", replayed: false, error: null },
+  },
+  {
     row: "degraded-break-after-run-started",
     server: "degraded",
     signal: { type: "stream-ended" },
@@ -555,6 +563,35 @@ const CASES: readonly RowCase[] = [
     signal: { type: "hydrated", toolEvidence: "ran", interruptStillOpen: false },
     context: { sentBefore: true },
     expected: { kind: "applied" },
+  },
+  {
+    // Every attempt answered "nothing ran" after RUN_STARTED: still sendable, never lost.
+    row: "hydrated-approve-nothing-ran",
+    server: "degraded",
+    signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: true },
+    context: { acked: true, sentBefore: true, nothingRan: true },
+    expected: { kind: "retry", error: null },
+  },
+  {
+    row: "hydrated-approve-nothing-ran",
+    server: "contract",
+    signal: { type: "hydrated", toolEvidence: "not_run", interruptStillOpen: true },
+    context: { acked: true, nothingRan: true },
+    expected: { kind: "retry" },
+  },
+  {
+    row: "hydrated-approve-nothing-ran-closed",
+    server: "degraded",
+    signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: false },
+    context: { acked: true, sentBefore: true, nothingRan: true },
+    expected: { kind: "needs_user", hydrate: true },
+  },
+  {
+    row: "hydrated-approve-nothing-ran-closed",
+    server: "contract",
+    signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: false },
+    context: { nothingRan: true },
+    expected: { kind: "needs_user" },
   },
   {
     row: "hydrated-approve-still-open",
@@ -764,14 +801,19 @@ function allSignals(): DeliverySignal[] {
     { type: "network-error" },
     { type: "stream-ended" },
     { type: "stream-stalled" },
+    { type: "network-error", toolResultsSeen: true },
+    { type: "stream-ended", toolResultsSeen: true },
+    { type: "stream-stalled", toolResultsSeen: true },
     { type: "reattach-gone", status: 404 },
     { type: "reattach-gone", status: 410 },
     { type: "run-status", status: "running" },
     { type: "run-status", status: "not-found" },
     { type: "retry-budget-exhausted", attempts: 5 },
   ];
-  for (const kind of Object.values(InvalidStreamKind))
+  for (const kind of Object.values(InvalidStreamKind)) {
     signals.push({ type: "invalid-stream", kind, message: kind });
+    signals.push({ type: "invalid-stream", kind, message: kind, toolResultsSeen: true });
+  }
   for (const toolEvidence of Object.values(ToolEvidence)) {
     for (const interruptStillOpen of [true, false])
       signals.push({ type: "hydrated", toolEvidence, interruptStillOpen });
@@ -797,7 +839,10 @@ function allContexts(): OutcomeContext[] {
   for (const serverKind of ["contract", "degraded"] as const) {
     for (const sentBefore of [true, false]) {
       for (const acked of [true, false]) {
-        for (const decision of decisions) contexts.push({ serverKind, sentBefore, acked, decision });
+        for (const decision of decisions) {
+          contexts.push({ serverKind, sentBefore, acked, decision });
+          contexts.push({ serverKind, sentBefore, acked, decision, nothingRan: true });
+        }
       }
     }
   }

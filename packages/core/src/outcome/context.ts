@@ -22,6 +22,12 @@ export interface OutcomeContext {
    * absent for every other server. Only degraded rules read it.
    */
   readonly serverFamily?: ServerFamily;
+  /**
+   * Every attempt so far (the current one included) was answered by the server's
+   * explicit "nothing ran" (`APPROVAL_TOOL_UNAVAILABLE`): evidence that no attempt
+   * ran the tool, whatever `RUN_STARTED` suggested.
+   */
+  readonly nothingRan?: boolean;
 }
 
 /** A family of servers without the contract whose behaviour needs rules of its own. */
@@ -46,11 +52,13 @@ const IN_FLIGHT: ReadonlySet<string> = new Set(["sending", "streaming"]);
 export function outcomeContext(entry: OutboxEntry, serverKind: ServerKind): OutcomeContext {
   const earlierAttempts = IN_FLIGHT.has(entry.state) ? entry.attempts - 1 : entry.attempts;
   const serverFamily = serverKind === "degraded" ? serverFamilyOf(entry) : undefined;
+  const nothingRan = entry.attempts > 0 && (entry.counters?.nothingRan ?? 0) >= entry.attempts;
   return {
     serverKind,
     sentBefore: earlierAttempts > 0,
     acked: entry.cursor.acked,
     decision: entry.decision.kind,
     ...(serverFamily === undefined ? {} : { serverFamily }),
+    ...(nothingRan ? { nothingRan } : {}),
   };
 }

@@ -58,17 +58,17 @@ export type DeliverySignal =
       readonly retryAfterMs?: number;
     }
   /** `fetch` rejected, or reading the body failed, before a terminal event. */
-  | { readonly type: "network-error"; readonly message?: string }
+  | ({ readonly type: "network-error"; readonly message?: string } & StreamCut)
   /** The body ended (EOF) without `RUN_FINISHED` or `RUN_ERROR`. */
-  | { readonly type: "stream-ended" }
+  | ({ readonly type: "stream-ended" } & StreamCut)
   /** The watchdog fired: no byte for its interval (a 200 that never sends a byte lands here). */
-  | { readonly type: "stream-stalled" }
+  | ({ readonly type: "stream-stalled" } & StreamCut)
   /** The bytes were not a readable AG-UI event stream. */
-  | {
+  | ({
       readonly type: "invalid-stream";
       readonly kind: InvalidStreamKind;
       readonly message: string;
-    }
+    } & StreamCut)
   /** Re-attach (`GET /agent/runs/{runId}/events`) answered 404 (unknown run) or 410 (log expired). */
   | { readonly type: "reattach-gone"; readonly status: 404 | 410 }
   /**
@@ -93,6 +93,16 @@ export type DeliverySignal =
   | { readonly type: "retry-budget-exhausted"; readonly attempts: number };
 
 export type DeliverySignalType = DeliverySignal["type"];
+
+/** What a stream that ended before its terminal event had already shown. */
+interface StreamCut {
+  /**
+   * Servers without the contract: the stream carried the tool result of every
+   * answer the request held (each a result that is none of the server's markers),
+   * so every tool ran, though the end of the run was never seen.
+   */
+  readonly toolResultsSeen?: boolean;
+}
 
 /** The ways a 2xx body can fail to be an event stream; mirrors the matching `ErrorKind`s. */
 export const InvalidStreamKind = {

@@ -139,6 +139,9 @@ const PYDANTIC_AI_NOT_WAITING = /that the stored conversation is not waiting on\
 const PYDANTIC_AI_NO_HISTORY =
   /^(Tool call results were provided, but the message history is empty|Processed history cannot be empty)\./;
 const NOT_TAKEN = "this answer was not taken and its action did not run. Your answer is kept; send it again.";
+const RAN_END_UNSEEN = "The action ran (its result arrived); the end of the run was not seen.";
+const STILL_OPEN =
+  "The question is still open on the server and nothing ran; sending again with the same key.";
 const NOT_RUN =
   "The server reported an error before the action could run, so it did not run. Your answer is kept; review it and answer again.";
 
@@ -447,8 +450,10 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     decide: (s) => ({
       kind: "retry",
       ...(s.type === "http-status" && s.retryAfterMs !== undefined ? { retryAfterMs: s.retryAfterMs } : {}),
-      reason: `The action is unavailable right now. ${SENT_AGAIN}`,
+      reason: `The action is unavailable right now, and nothing ran. ${SENT_AGAIN}`,
       error: errorOf(s),
+      // The server's own word that this attempt ran nothing: counted as evidence.
+      nothingRan: true,
     }),
   }),
   row({
@@ -617,6 +622,19 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     }),
   }),
   row({
+    id: "degraded-break-after-tool-results",
+    servers: DEGRADED,
+    verdict: "applied",
+    on: [...BREAKS, "invalid-stream"],
+    when: (s, c) => c.acked && c.decision === "approve" && s.toolResultsSeen === true,
+    decide: () => ({
+      kind: "applied",
+      replayed: false,
+      reason: RAN_END_UNSEEN,
+      error: null,
+    }),
+  }),
+  row({
     id: "degraded-break-after-run-started",
     servers: DEGRADED,
     verdict: "hydrate_then_decide",
@@ -710,6 +728,41 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
       error: null,
     }),
   }),
+  row({
+    // Every attempt was answered with the server's explicit "nothing ran": the
+    // question still open is the answer still sendable, never lost.
+    id: "hydrated-approve-nothing-ran",
+    servers: BOTH,
+    verdict: "retry",
+    on: ["hydrated"],
+    when: (s, c) =>
+      c.decision === "approve" &&
+      c.nothingRan === true &&
+      s.interruptStillOpen &&
+      (s.toolEvidence === "none" || s.toolEvidence === "not_run"),
+    decide: () => ({
+      kind: "retry",
+      reason: STILL_OPEN,
+      error: null,
+    }),
+  }),
+  row({
+    id: "hydrated-approve-nothing-ran-closed",
+    servers: BOTH,
+    verdict: "needs_user",
+    on: ["hydrated"],
+    when: (s, c) =>
+      c.decision === "approve" &&
+      c.nothingRan === true &&
+      !s.interruptStillOpen &&
+      (s.toolEvidence === "none" || s.toolEvidence === "not_run"),
+    decide: () => ({
+      kind: "needs_user",
+      hydrate: true,
+      reason: `The question is no longer open on the server: ${NOT_TAKEN}`,
+      error: { kind: "run_error", message: "Each attempt: APPROVAL_TOOL_UNAVAILABLE." },
+    }),
+  }),
   // pydantic-ai saves the conversation only when a run ends: a run cut after
   // RUN_STARTED leaves the question open although the tool may have run, and it runs
   // an identical resend again (no idempotency).
@@ -746,7 +799,7 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
       (s.toolEvidence === "none" || s.toolEvidence === "not_run"),
     decide: () => ({
       kind: "retry",
-      reason: "The question is still open on the server and nothing ran; sending again with the same key.",
+      reason: STILL_OPEN,
       error: null,
     }),
   }),

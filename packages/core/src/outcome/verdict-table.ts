@@ -224,6 +224,14 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     signal: "network error, EOF or heartbeat timeout after the claim ack",
     description: "The run keeps going server-side: re-attach with Last-Event-ID.",
   },
+  "degraded-break-after-tool-results": {
+    signal:
+      "network error, EOF, heartbeat timeout or unreadable stream after RUN_STARTED, the stream having carried the tool result of every answer the request held (no contract)",
+    description:
+      "A seen tool result is evidence that the tool ran, even when the end of the run never arrives: pydantic-ai answers every later hydration of the finished conversation with a RUN_ERROR, so the thread cannot say more.",
+    decision:
+      "Applied, saying the end of the run was not seen; never resent (a resend runs the tool again there). Only when every answer of the request shows its own result, so each answer sent with it is applied by its own evidence.",
+  },
   "degraded-break-after-run-started": {
     signal: "network error, EOF, heartbeat timeout or unreadable stream after RUN_STARTED (no contract)",
     description: "The tool ran and there is no re-attach route: read the thread instead of resending.",
@@ -266,6 +274,21 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     signal: "hydration after an approval: the thread shows the server's rejection marker for the call",
     description:
       "Another device rejected first (Agent Framework stores a rejection as a tool message): nothing ran.",
+  },
+  "hydrated-approve-nothing-ran": {
+    signal:
+      "hydration of an approval whose every attempt the server answered APPROVAL_TOOL_UNAVAILABLE: the question still open, no tool result",
+    description:
+      'The server\'s explicit "nothing ran" is evidence, whatever RUN_STARTED suggested (Agent Framework 1.7.0 answers RUN_STARTED, then APPROVAL_TOOL_UNAVAILABLE): the answer is still sendable.',
+    decision:
+      'Retry with the same key, never lost; once the budget is spent again the entry stalls (not final, "try again"), and resumes with the same bytes.',
+  },
+  "hydrated-approve-nothing-ran-closed": {
+    signal:
+      "hydration of an approval whose every attempt the server answered APPROVAL_TOOL_UNAVAILABLE: the question no longer open, no tool result",
+    description:
+      "Nothing of this answer ran, and the question closed without it (expired, or answered elsewhere).",
+    decision: "Needs you, the answer kept: not lost, since the server said each time that nothing ran.",
   },
   "pydantic-ai-open-after-cut": {
     signal: "hydration after RUN_STARTED and a cut: the pydantic-ai question still open, no tool result",

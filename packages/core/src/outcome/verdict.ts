@@ -60,6 +60,8 @@ export interface RetryVerdict extends VerdictCommon {
   readonly retryAfterMs?: number;
   /** The run holding the claim: follow it before sending again. */
   readonly reattachRunId?: string;
+  /** The server said explicitly that nothing ran for this attempt (counted on the entry as evidence). */
+  readonly nothingRan?: boolean;
 }
 
 export interface ReattachVerdict extends VerdictCommon {

@@ -63,6 +63,7 @@ const counters: ShapeOf<DeliveryCounters> = {
   budgetChecks: count,
   firstSentAt: nullable(number),
   failedReads: optional(count),
+  nothingRan: optional(count),
 };
 
 const cursor: ShapeOf<EntryCursor> = { runId: string, lastSeq: count, acked: boolean };

@@ -51,6 +51,7 @@ const DeliveryCountersSchema = z.looseObject({
   budgetChecks: z.int().check(z.nonnegative()),
   firstSentAt: z.nullable(z.number()),
   failedReads: z.exactOptional(z.int().check(z.nonnegative())),
+  nothingRan: z.exactOptional(z.int().check(z.nonnegative())),
 });
 
 const EntryBatchSchema = z.looseObject({

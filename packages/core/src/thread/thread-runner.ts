@@ -67,7 +67,7 @@ export class ThreadRunner {
   /** Replays the thread's snapshot and its open interrupts from the server. */
   async hydrate(threadId: string): Promise<void> {
     const runId = this.#options.deps.randomUUID();
-    const hydration = this.#run(threadId, runId, buildHydrationBody(threadId, runId));
+    const hydration = this.#run(threadId, runId, buildHydrationBody(threadId, runId), true);
     const inFlight = this.#hydrating.get(threadId) ?? new Set();
     this.#hydrating.set(threadId, inFlight.add(hydration));
     try {
@@ -84,11 +84,23 @@ export class ThreadRunner {
     if (inFlight) await Promise.allSettled(inFlight);
   }
 
-  #run(threadId: string, runId: string, body: string): Promise<void> {
-    return withChildSignal(this.#abort.signal, (signal) => this.#follow(threadId, runId, body, signal));
+  /**
+   * `hydration`: a cut this run cannot re-attach rejects (the caller's budget decides
+   * whether to read again); any other run's cut falls back to one hydration.
+   */
+  #run(threadId: string, runId: string, body: string, hydration = false): Promise<void> {
+    return withChildSignal(this.#abort.signal, (signal) =>
+      this.#follow(threadId, runId, body, signal, hydration),
+    );
   }
 
-  async #follow(threadId: string, runId: string, body: string, abort: AbortSignal): Promise<void> {
+  async #follow(
+    threadId: string,
+    runId: string,
+    body: string,
+    abort: AbortSignal,
+    hydration: boolean,
+  ): Promise<void> {
     const { http } = this.#options;
     const response = await http.postRun(body, { signal: abort });
     if (!response.ok) {
@@ -104,6 +116,7 @@ export class ThreadRunner {
       this.#throwIfInvalid(signal);
       const canReattach = this.#options.serverKind() === "contract" && log.lastSeq(runId) > 0;
       if (!canReattach || attempt >= this.#options.maxReattaches) {
+        if (hydration) throw cutError(signal);
         await this.hydrate(threadId);
         return;
       }
@@ -112,6 +125,7 @@ export class ThreadRunner {
       if (!reattached) continue;
       if (!reattached.ok) {
         await reattached.body?.cancel();
+        if (hydration) throw cutError(signal);
         await this.hydrate(threadId);
         return;
       }
@@ -150,6 +164,19 @@ function userMessageEvents(messageId: string, text: string): AgUiEvent[] {
     { type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: text },
     { type: EventType.TEXT_MESSAGE_END, messageId },
   ];
+}
+
+/** A hydration's stream that ended before its terminal event, as the error its caller classifies. */
+function cutError(signal: DeliverySignal): OutboxError {
+  if (signal.type === "stream-stalled")
+    return new OutboxError(ErrorKind.streamStalled, "The hydration stalled.");
+  if (signal.type === "network-error") {
+    return new OutboxError(ErrorKind.network, signal.message ?? "The network failed during the hydration.");
+  }
+  return new OutboxError(
+    ErrorKind.streamEnded,
+    "The hydration's stream ended before RUN_FINISHED or RUN_ERROR.",
+  );
 }
 
 function isTerminal(signal: DeliverySignal): boolean {

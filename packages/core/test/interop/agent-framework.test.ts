@@ -28,11 +28,12 @@ interface ReleaseExpectations {
    * sends it to the thread.
    */
   readonly failureAfterToolAttempts: number;
-  readonly dropAfterToolResult: Verdict;
   /**
-   * The reported release's thread still shows the consumed question as open after the
-   * drop; its RUN_STARTED arrived, so the server took the answer and nothing is resent.
+   * Both releases stream the tool's result before the cut: it ran, the end of the run
+   * unseen (the reported release's thread would not show it: a seen result decides).
    */
+  readonly dropAfterToolResult: Verdict;
+  /** Its RUN_STARTED arrived, so the server took the answer and nothing is resent. */
   readonly dropAfterToolResultAttempts: number;
   /** How a resend after a success is answered: replayed, or NOT_FOUND then reconciled. */
   readonly duplicateAnswer: "replay" | "not-found";
@@ -99,7 +100,7 @@ const RELEASES: ReadonlyArray<readonly [PeerRelease, ReleaseExpectations]> = [
     {
       failureAfterTool: "lost",
       failureAfterToolAttempts: 2,
-      dropAfterToolResult: "lost",
+      dropAfterToolResult: "applied",
       dropAfterToolResultAttempts: 1,
       duplicateAnswer: "not-found",
       rejectDropped: "lost",
@@ -349,22 +350,24 @@ describe.each(RELEASES)("the real Agent Framework server, %s release", (release,
     expect(await executions("af-reject")).toHaveLength(0);
   });
 
-  for (const [name, fault, verdict, attempts] of [
+  for (const [name, fault, verdict, attempts, appliedBy] of [
     [
       "the model call after the tool fails",
       { point: "after-tool", action: "fail" },
       expected.failureAfterTool,
       expected.failureAfterToolAttempts,
+      /confirmed from the conversation/,
     ],
     [
       "the connection drops after the tool result",
       { point: "mid-stream", action: "drop", afterEvents: 2 },
       expected.dropAfterToolResult,
       expected.dropAfterToolResultAttempts,
+      /its result arrived\); the end of the run was not seen/,
     ],
   ] as const) {
     test.skipIf(unavailable !== undefined)(
-      `${name}: the thread decides (${verdict}), the answer is kept, one execution`,
+      `${name}: the evidence decides (${verdict}), the answer is kept, one execution`,
       async () => {
         const threadId = `af-${fault.point}`;
         const client = await started();
@@ -375,11 +378,11 @@ describe.each(RELEASES)("the real Agent Framework server, %s release", (release,
         const final = await settled(client, entry.key);
 
         // DESIGN.md, servers without the contract: RUN_STARTED means the tool ran, so a
-        // failure after it is reconciled from the thread, never by resending blindly.
-        // "lost" where the thread does not show the result: the tool may have run, and the
-        // person is told so; the answer is kept, never resent.
+        // failure after it is reconciled from the evidence (the result seen on the stream,
+        // else the thread), never by resending blindly. "lost" where neither shows the
+        // result: the tool may have run, and the person is told so; the answer is kept.
         expect(final).toMatchObject({ state: verdict, decision: { kind: "approve" }, attempts });
-        if (verdict === "applied") expect(final.verdictDetail).toMatch(/confirmed from the conversation/);
+        if (verdict === "applied") expect(final.verdictDetail).toMatch(appliedBy);
         expect(client.entryFor(threadId, interrupt.id)?.key).toBe(entry.key);
         // The reported release's snapshot still shows the consumed interrupt as open: the
         // verdict closes it (just after it is stored), so no card asks again.

@@ -100,8 +100,8 @@ export class MockInstance {
   }
 
   /** `POST /agent/background/poll`; "abandoned" once a crash fault killed the instance. */
-  pollBackground(raw: Buffer): Promise<BackgroundAnswer | "abandoned"> {
-    return this.#fixed.pollBackground(raw);
+  pollBackground(raw: Buffer, identity: string | undefined): Promise<BackgroundAnswer | "abandoned"> {
+    return this.#fixed.pollBackground(raw, identity);
   }
 
   get mode(): MockMode {
@@ -142,24 +142,38 @@ export class MockInstance {
   }
 
   /** Streams a contract run's log (see {@link AgentPostResult} `contract`). */
-  streamContract(stream: SseStream, runId: string, afterSeq: number): Promise<void> {
-    return this.#fixed.stream(stream, runId, afterSeq);
+  streamContract(
+    stream: SseStream,
+    runId: string,
+    afterSeq: number,
+    identity: string | undefined,
+  ): Promise<void> {
+    return this.#fixed.stream(stream, runId, afterSeq, identity);
   }
 
-  runStatus(runId: string): Promise<RunStatus | undefined> {
-    return this.#fixed.runStatus(runId);
+  runStatus(runId: string, identity: string | undefined): Promise<RunStatus | undefined> {
+    return this.#fixed.runStatus(runId, identity);
   }
 
-  attachTarget(runId: string): Promise<AttachTarget> {
-    return this.#fixed.attachTarget(runId);
+  attachTarget(runId: string, identity: string | undefined): Promise<AttachTarget> {
+    return this.#fixed.attachTarget(runId, identity);
   }
 
   /** A background run's stored frames after `afterSeq`. */
-  backgroundFrames(runId: string, afterSeq: number): Promise<StoredFrame[] | undefined> {
-    return this.#fixed.backgroundFrames(runId, afterSeq);
+  backgroundFrames(
+    runId: string,
+    afterSeq: number,
+    identity: string | undefined,
+  ): Promise<StoredFrame[] | undefined> {
+    return this.#fixed.backgroundFrames(runId, afterSeq, identity);
   }
 
-  async handleAgentPost(raw: Buffer, idempotencyKey: string | undefined): Promise<AgentPostResult> {
+  /** `identity` scopes the contract's runs (the emulations of servers without it have none). */
+  async handleAgentPost(
+    raw: Buffer,
+    idempotencyKey: string | undefined,
+    identity: string | undefined,
+  ): Promise<AgentPostResult> {
     const parsed = parseRunInput(raw, this.#options.randomUUID);
     if (!parsed.ok) return { kind: "error", status: 400, code: parsed.code, message: parsed.message };
     const input = parsed.input;
@@ -197,7 +211,7 @@ export class MockInstance {
       };
     }
 
-    return this.#contractRun(await this.#fixed.handleRun(raw, idempotencyKey), input.threadId);
+    return this.#contractRun(await this.#fixed.handleRun(raw, idempotencyKey, identity), input.threadId);
   }
 
   #contractRun(response: RunResponse, threadId: string): AgentPostResult {

@@ -1,5 +1,5 @@
 import type { AgUiEvent, Message, RunAgentInput } from "@agui-outbox/core/protocol";
-import { type BackgroundAgent, DeliveryDeferred, DeliveryRejected } from "@agui-outbox/server";
+import { type BackgroundAgent, DeliveryDeferred, DeliveryRejected, scopedId } from "@agui-outbox/server";
 import {
   asksToDeploy,
   DEPLOY_TOOL,
@@ -43,20 +43,21 @@ export function libraryBackgroundDeploy(deps: LibraryDeployDeps): BackgroundAgen
     { type: "TEXT_MESSAGE_END", messageId } as AgUiEvent,
   ];
   return {
-    async *respond({ input, step }) {
+    async *respond({ input, step, identity }) {
       const { threadId } = input;
+      const history = scopedId(identity, threadId);
       const messageId = deps.randomUUID();
       if (step >= 1) {
         const text = deployDone(requestedTarget(input));
         yield* say(messageId, text);
-        await deps.history.append(threadId, [{ id: messageId, role: "assistant", content: text }]);
+        await deps.history.append(history, [{ id: messageId, role: "assistant", content: text }]);
         return;
       }
-      await deps.history.append(threadId, input.messages);
+      await deps.history.append(history, input.messages);
       const words = lastUserText(input.messages);
       if (!asksToDeploy(words)) {
         yield* say(messageId, SMALL_TALK_TEXT);
-        await deps.history.append(threadId, [{ id: messageId, role: "assistant", content: SMALL_TALK_TEXT }]);
+        await deps.history.append(history, [{ id: messageId, role: "assistant", content: SMALL_TALK_TEXT }]);
         return;
       }
       const target = deployTarget(words);
@@ -72,7 +73,7 @@ export function libraryBackgroundDeploy(deps: LibraryDeployDeps): BackgroundAgen
       } as AgUiEvent;
       yield { type: "TOOL_CALL_ARGS", toolCallId: callId, delta: args } as AgUiEvent;
       yield { type: "TOOL_CALL_END", toolCallId: callId } as AgUiEvent;
-      await deps.history.append(threadId, [
+      await deps.history.append(history, [
         {
           id: messageId,
           role: "assistant",
@@ -81,7 +82,7 @@ export function libraryBackgroundDeploy(deps: LibraryDeployDeps): BackgroundAgen
         } as Message,
       ]);
     },
-    async submit({ threadId, results }) {
+    async submit({ threadId, results, identity }) {
       const fault = await at(FaultPoint.backgroundSubmit, threadId);
       if (fault?.action === FaultAction.fail) {
         throw new DeliveryRejected("the result could not be delivered");
@@ -94,7 +95,7 @@ export function libraryBackgroundDeploy(deps: LibraryDeployDeps): BackgroundAgen
         );
       }
       await deps.history.append(
-        threadId,
+        scopedId(identity, threadId),
         results.map(
           (result) =>
             ({

@@ -8,6 +8,7 @@ import type {
   Hydrate,
   ToolDefinition,
 } from "@agui-outbox/server";
+import { scopedId } from "@agui-outbox/server";
 import {
   asksToDeploy,
   DEPLOY_CANCELLED_TEXT,
@@ -148,8 +149,10 @@ export function libraryDeployAgent(deps: LibraryDeployDeps): LibraryDeployAgent 
     },
   };
 
-  const agent: AgentHandler = async function* ({ input, answers }) {
+  const agent: AgentHandler = async function* ({ input, answers, identity }) {
     const { threadId, runId } = input;
+    // Each identity's thread has its own history: another user's same threadId is another thread.
+    const history = scopedId(identity, threadId);
     const messageId = deps.randomUUID();
     const say = (text: string): AgUiEvent[] => [
       { type: "TEXT_MESSAGE_START", messageId, role: "assistant" } as AgUiEvent,
@@ -188,16 +191,16 @@ export function libraryDeployAgent(deps: LibraryDeployDeps): LibraryDeployAgent 
           : [],
       );
       yield* say(text);
-      await deps.history.append(threadId, [...results, { id: messageId, role: "assistant", content: text }]);
+      await deps.history.append(history, [...results, { id: messageId, role: "assistant", content: text }]);
       yield finished;
       return;
     }
 
-    await deps.history.append(threadId, input.messages);
+    await deps.history.append(history, input.messages);
     const words = lastUserText(input.messages);
     if (!asksToDeploy(words)) {
       yield* say(SMALL_TALK_TEXT);
-      await deps.history.append(threadId, [{ id: messageId, role: "assistant", content: SMALL_TALK_TEXT }]);
+      await deps.history.append(history, [{ id: messageId, role: "assistant", content: SMALL_TALK_TEXT }]);
       yield finished;
       return;
     }
@@ -230,16 +233,16 @@ export function libraryDeployAgent(deps: LibraryDeployDeps): LibraryDeployAgent 
         function: { name: DEPLOY_TOOL, arguments: argsJson },
       });
     }
-    await deps.history.append(threadId, [
+    await deps.history.append(history, [
       { id: messageId, role: "assistant", content: intro, toolCalls } as Message,
     ]);
     yield { type: "RUN_FINISHED", threadId, runId, outcome: { type: "interrupt", interrupts } } as AgUiEvent;
   };
 
-  const hydrate: Hydrate = async function* ({ input }) {
+  const hydrate: Hydrate = async function* ({ input, identity }) {
     yield {
       type: "MESSAGES_SNAPSHOT",
-      messages: [...(await deps.history.messages(input.threadId))],
+      messages: [...(await deps.history.messages(scopedId(identity, input.threadId)))],
     } as AgUiEvent;
   };
 

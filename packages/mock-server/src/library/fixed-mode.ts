@@ -3,6 +3,7 @@ import {
   type BackgroundAnswer,
   backgroundStatus,
   type ContractServer,
+  type ContractStore,
   createContractServer,
   followRun,
   type MemoryDocument,
@@ -19,6 +20,7 @@ import { BACKGROUND_POLL_PATH } from "../engine/capabilities";
 import type { ResolvedOptions } from "../options";
 import type { MockState } from "../state/mock-state";
 import { libraryBackgroundDeploy } from "./background-deploy";
+import { demoIdentify, unscoped } from "./demo-identity";
 import { type LibraryDeployDeps, libraryDeployAgent, type ThreadHistory } from "./deploy-agent";
 
 /** `GET /__occurrences`: one approval occurrence, without the answer's content. */
@@ -128,20 +130,32 @@ export class FixedMode {
       maxBodyBytes: options.maxBodyBytes,
       randomUUID: options.randomUUID,
       identity: { name: "agui-outbox mock agent", version: "0.1.0" },
+      identify: demoIdentify,
     });
   }
 
   /** A `POST /agent` that is neither an emulation nor a background start. */
-  async handleRun(raw: Buffer, key: string | undefined): Promise<RunResponse> {
+  async handleRun(raw: Buffer, key: string | undefined, identity: string | undefined): Promise<RunResponse> {
     await this.#prune();
-    return this.#contract.engine.handleRun(raw, key, BACKGROUND_POLL_PATH);
+    return this.#contract.engine.handleRun(raw, key, BACKGROUND_POLL_PATH, identity);
+  }
+
+  /** The store as `identity` sees it: another identity's runs are not there. */
+  #storeOf(identity: string | undefined): ContractStore {
+    return this.#contract.engine.storeFor(identity);
   }
 
   /** Streams the run's log after `afterSeq` until its attempt ends. */
-  async stream(stream: SseStream, runId: string, afterSeq: number): Promise<void> {
+  async stream(
+    stream: SseStream,
+    runId: string,
+    afterSeq: number,
+    identity: string | undefined,
+  ): Promise<void> {
     this.#readers.add(stream);
     stream.onClose(() => this.#readers.delete(stream));
-    await followRun(this.#store, runId, afterSeq, stream, this.#contract.engine.options.tailPollMs);
+    const tailPollMs = this.#contract.engine.options.tailPollMs;
+    await followRun(this.#storeOf(identity), runId, afterSeq, stream, tailPollMs);
   }
 
   /** Cuts every open stream: their runs stopped with the server that ran them. */
@@ -155,16 +169,16 @@ export class FixedMode {
    * `POST /agent/background/poll`: the `before-response` fault first (on the
    * polled run's thread), then the library's step.
    */
-  async pollBackground(raw: Buffer): Promise<BackgroundAnswer | "abandoned"> {
+  async pollBackground(raw: Buffer, identity: string | undefined): Promise<BackgroundAnswer | "abandoned"> {
     await this.#prune();
     const engine = this.#contract.engine;
     const parsed = parsePollRequest(raw);
-    const run = parsed.ok ? await this.#store.backgroundByToken(parsed.token) : undefined;
+    const run = parsed.ok ? await this.#storeOf(identity).backgroundByToken(parsed.token) : undefined;
     const early =
       run === undefined ? undefined : this.#deps.faults.take(FaultPoint.beforeResponse, run.threadId);
     if (early?.action === FaultAction.delay) {
       await this.#deps.options.sleep(delayOf(early));
-      return engine.abandoned ? "abandoned" : this.pollBackground(raw);
+      return engine.abandoned ? "abandoned" : this.pollBackground(raw, identity);
     }
     if (early?.action === FaultAction.crash) {
       this.#deps.crash(FaultPoint.beforeResponse);
@@ -183,21 +197,26 @@ export class FixedMode {
         headers,
       };
     }
-    const answer = await engine.pollBackground(raw);
+    const answer = await engine.pollBackground(raw, identity);
     return engine.abandoned ? "abandoned" : answer;
   }
 
   /** The stored frames of a background run after `afterSeq`: its log grows only inside polls. */
-  async backgroundFrames(runId: string, afterSeq: number): Promise<StoredFrame[] | undefined> {
-    const run = await this.#store.background(runId);
+  async backgroundFrames(
+    runId: string,
+    afterSeq: number,
+    identity: string | undefined,
+  ): Promise<StoredFrame[] | undefined> {
+    const run = await this.#storeOf(identity).background(runId);
     return run?.frames.filter((frame) => frame.seq > afterSeq);
   }
 
-  async runStatus(runId: string): Promise<RunStatus | undefined> {
+  async runStatus(runId: string, identity: string | undefined): Promise<RunStatus | undefined> {
     await this.#prune();
-    const background = await this.#store.background(runId);
+    const store = this.#storeOf(identity);
+    const background = await store.background(runId);
     if (background !== undefined) return backgroundStatus(background);
-    const run = await this.#store.run(runId);
+    const run = await store.run(runId);
     if (run === undefined) return undefined;
     const terminal = run.terminal;
     return {
@@ -210,11 +229,12 @@ export class FixedMode {
     };
   }
 
-  async attachTarget(runId: string): Promise<AttachTarget> {
+  async attachTarget(runId: string, identity: string | undefined): Promise<AttachTarget> {
     await this.#prune();
-    const run = await this.#store.run(runId);
+    const store = this.#storeOf(identity);
+    const run = await store.run(runId);
     if (run === undefined) {
-      const background = await this.#store.background(runId);
+      const background = await store.background(runId);
       return background === undefined ? { kind: "unknown" } : { kind: "background" };
     }
     if (run.expired) return { kind: "expired" };
@@ -226,16 +246,16 @@ export class FixedMode {
     const document = this.#document;
     if (document === undefined) return [];
     return Object.values(document.occurrences)
-      .filter((row) => threadId === null || row.threadId === threadId)
+      .filter((row) => threadId === null || unscoped(row.threadId) === threadId)
       .sort((a, b) => a.createdAt - b.createdAt)
       .map((row) => ({
-        threadId: row.threadId,
+        threadId: unscoped(row.threadId),
         interruptId: row.interruptId,
         state: row.state,
-        claimedBy: row.claim?.runId ?? null,
+        claimedBy: row.claim === null ? null : unscoped(row.claim.runId),
         leaseUntil: row.claim === null ? null : new Date(row.claim.leaseUntil).toISOString(),
         resultStored: row.result !== null,
-        resolvedBy: row.outcomeKey === null ? null : (document.outcomes[row.outcomeKey]?.runId ?? null),
+        resolvedBy: mapOrNull(document.outcomes[row.outcomeKey ?? ""]?.runId, unscoped),
         expiresAt: row.interrupt.expiresAt ?? null,
       }));
   }
@@ -274,4 +294,8 @@ function stateHistory(state: () => MockState, save: () => void, now: () => numbe
       save();
     },
   };
+}
+
+function mapOrNull<T>(value: T | undefined, map: (value: T) => T): T | null {
+  return value === undefined ? null : map(value);
 }

@@ -1,12 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { Header, OutcomeCode } from "@agui-outbox/core/protocol";
 import {
   BodyTooLargeError,
   createContractServer,
+  createHttpServer,
   followRun,
+  identifyRequest,
   readBody,
+  ServerCode,
   SseStream,
   sendError,
   sendJson,
@@ -17,6 +20,7 @@ import { Pool } from "pg";
 import { ChaosRequestSchema, FaultAction, FaultPoint } from "../chaos/fault";
 import { injectedStatusError } from "../chaos/injected-status";
 import { libraryBackgroundDeploy } from "./background-deploy";
+import { demoIdentify } from "./demo-identity";
 import { type LibraryDeployDeps, libraryDeployAgent } from "./deploy-agent";
 import {
   armFaults,
@@ -96,12 +100,16 @@ export async function startPostgresMock(options: PostgresMockOptions): Promise<P
     sweepIntervalMs: 250,
     tailPollMs: 1_000,
     identity: { name: "agui-outbox mock server (Postgres)" },
+    identify: demoIdentify,
   });
   await contract.sweep();
   const library = contract.handler({ cors: true });
   const tailPollMs = contract.engine.options.tailPollMs;
 
   async function agentPost(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const who = await identifyRequest(demoIdentify, req);
+    if (!who.ok) return sendError(res, 401, ServerCode.UNAUTHENTICATED, who.message);
+    const identity = who.identity;
     let raw: Buffer;
     try {
       raw = await readBody(req, contract.engine.options.maxBodyBytes);
@@ -134,7 +142,7 @@ export async function startPostgresMock(options: PostgresMockOptions): Promise<P
       sendError(res, status, code, message, headers);
       return;
     }
-    const result = await contract.engine.handleRun(raw, key, "/agent/background/poll");
+    const result = await contract.engine.handleRun(raw, key, "/agent/background/poll", identity);
     if (result.kind === "abandoned") res.destroy();
     else if (result.kind === "error") sendError(res, result.status, result.code, result.message);
     else if (result.kind === "json") {
@@ -146,7 +154,7 @@ export async function startPostgresMock(options: PostgresMockOptions): Promise<P
         keepaliveMs: contract.engine.options.keepaliveMs,
         dropAfterFrames: drop === undefined ? undefined : (drop.afterEvents ?? 1),
       });
-      await followRun(store, result.runId, result.afterSeq, sse, tailPollMs);
+      await followRun(contract.engine.storeFor(identity), result.runId, result.afterSeq, sse, tailPollMs);
     }
   }
 
@@ -210,7 +218,7 @@ export async function startPostgresMock(options: PostgresMockOptions): Promise<P
     );
   }
 
-  const server = createServer((req, res) => {
+  const server = createHttpServer((req, res) => {
     handle(req, res).catch(() => {
       if (!res.headersSent) sendError(res, 500, OutcomeCode.UNAVAILABLE, "internal error in the mock server");
       else res.destroy();

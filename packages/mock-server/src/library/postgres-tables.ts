@@ -2,6 +2,7 @@ import type { Message } from "@agui-outbox/core/protocol";
 import type { Pool } from "pg";
 import type { Fault, FaultPoint } from "../chaos/fault";
 import type { LedgerEntry } from "../state/mock-state";
+import { unscoped } from "./demo-identity";
 import type { FaultSource, ThreadHistory } from "./deploy-agent";
 import type { OccurrenceView } from "./fixed-mode";
 
@@ -149,18 +150,19 @@ export async function occurrencesOf(
             o.result IS NOT NULL AS result_stored, outcome.run_id AS resolved_by,
             o.interrupt->>'expiresAt' AS expires_at
        FROM ${s}.occurrences o LEFT JOIN ${s}.outcomes outcome ON outcome.key = o.outcome_key
-      WHERE $1::text IS NULL OR o.thread_id = $1
+      WHERE $1::text IS NULL OR substr(o.thread_id, strpos(o.thread_id, chr(31)) + 1) = $1
       ORDER BY o.created_at, o.interrupt_id`,
     [threadId],
   );
   return rows.rows.map((row) => ({
-    threadId: row.thread_id,
+    // Stored ids carry their identity's scope (see demo-identity.ts); the view shows them as sent.
+    threadId: unscoped(row.thread_id),
     interruptId: row.interrupt_id,
     state: row.state,
-    claimedBy: row.claim_run_id,
+    claimedBy: row.claim_run_id === null ? null : unscoped(row.claim_run_id),
     leaseUntil: row.claim_run_id === null ? null : new Date(Number(row.lease_until)).toISOString(),
     resultStored: row.result_stored,
-    resolvedBy: row.resolved_by,
+    resolvedBy: row.resolved_by === null ? null : unscoped(row.resolved_by),
     expiresAt: row.expires_at,
   }));
 }

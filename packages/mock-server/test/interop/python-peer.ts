@@ -15,6 +15,10 @@ export interface PythonPeer {
   ledger(): Promise<Array<{ threadId: string; toolCallId: string; args: unknown }>>;
   chaos(faults: readonly Record<string, unknown>[]): Promise<void>;
   reset(): Promise<void>;
+  /** Kills the process at once (SIGKILL), as a crash would: nothing it holds in memory survives. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and ledger, after `kill`: a restarted server. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -74,15 +78,25 @@ export async function startPythonPeer(
   const scratch = mkdtempSync(join(tmpdir(), "agui-peer-"));
   const logPath = join(scratch, "peer.log");
   const log = openSync(logPath, "a");
-  const child = spawn(python, [app], {
-    env: { ...process.env, ...env, PORT: String(port), PEER_LEDGER: join(scratch, "ledger.jsonl") },
-    stdio: ["ignore", log, log],
-  });
-  // A peer that never came up must not outlive the attempt.
-  await waitUntilServing(url, child, logPath).catch((error: unknown) => {
-    child.kill("SIGKILL");
-    throw error;
-  });
+  const spawnPeer = async (): Promise<ChildProcess> => {
+    const started = spawn(python, [app], {
+      env: { ...process.env, ...env, PORT: String(port), PEER_LEDGER: join(scratch, "ledger.jsonl") },
+      stdio: ["ignore", log, log],
+    });
+    // A peer that never came up must not outlive the attempt.
+    await waitUntilServing(url, started, logPath).catch((error: unknown) => {
+      started.kill("SIGKILL");
+      throw error;
+    });
+    return started;
+  };
+  let child = await spawnPeer();
+  const stop = (signal: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill(signal);
+    });
 
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${url}${path}`, {
@@ -101,11 +115,10 @@ export async function startPythonPeer(
     },
     chaos: (faults) => post("/__chaos", { faults }),
     reset: () => post("/__reset", {}),
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    kill: () => stop("SIGKILL"),
+    async restart() {
+      child = await spawnPeer();
+    },
+    close: () => stop("SIGTERM"),
   };
 }

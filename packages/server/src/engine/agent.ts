@@ -26,6 +26,8 @@ export interface AgentTurn {
   readonly answers: readonly AppliedAnswer[];
   /** Aborted when the instance shuts down or loses the run's lease: stop producing events. */
   readonly signal: AbortSignal;
+  /** The caller's identity, as the app's `identify` returned it; undefined without `identify`. Scope your own data by it. */
+  readonly identity: string | undefined;
 }
 
 /**
@@ -40,6 +42,9 @@ export type AgentHandler = (turn: AgentTurn) => AsyncIterable<AgUiEvent> | Itera
 
 export interface ToolContext {
   readonly threadId: string;
+  /** The caller's identity, as the app's `identify` returned it; undefined without `identify`. Scope your own data by it. */
+  readonly identity: string | undefined;
+
   readonly interruptId: string;
   readonly toolCallId: string;
   /**

@@ -8,6 +8,8 @@ export interface BackgroundTurn {
   /** 0 for the first response, 1 after the first submission, … */
   readonly step: number;
   readonly signal: AbortSignal;
+  /** The caller's identity, as the app's `identify` returned it; undefined without `identify`. Scope your own data by it. */
+  readonly identity: string | undefined;
 }
 
 /** A step's stored tool results, handed to the model. */
@@ -17,6 +19,8 @@ export interface BackgroundSubmission {
   readonly step: number;
   readonly results: readonly StoredToolResult[];
   readonly signal: AbortSignal;
+  /** The caller's identity, as the app's `identify` returned it; undefined without `identify`. Scope your own data by it. */
+  readonly identity: string | undefined;
 }
 
 /**

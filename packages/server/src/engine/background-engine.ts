@@ -13,6 +13,7 @@ import {
   type BackgroundRunRecord,
   lastSeqOf,
 } from "../store/background-records";
+import type { ContractStore } from "../store/contract-store";
 import type { StoredFrame, StoredToolResult } from "../store/records";
 import { stampCursor } from "../store/release-claim";
 import { type BackgroundAgent, DeliveryDeferred, DeliveryRejected } from "./background-agent";
@@ -31,6 +32,7 @@ import {
   runIdUsed,
   transient,
 } from "./background-steps";
+import { identityPrefix } from "./ids";
 import type { ResolvedServerOptions } from "./options";
 import { assistantMessageOf, toolCallsOf } from "./tool-calls";
 
@@ -75,8 +77,8 @@ export class BackgroundEngine {
     raw: Buffer,
     key: string | undefined,
     pollPath: string,
+    store: ContractStore = this.#options.store,
   ): Promise<BackgroundAnswer> {
-    const store = this.#options.store;
     const { runId, threadId } = input;
     if (key !== undefined) {
       const bodyHash = createHash("sha256").update(raw).digest("hex");
@@ -134,11 +136,14 @@ export class BackgroundEngine {
   }
 
   /** `POST {base}/background/poll`: advances the run one step, or says why not. */
-  async poll(raw: Buffer): Promise<BackgroundAnswer> {
+  async poll(
+    raw: Buffer,
+    store: ContractStore = this.#options.store,
+    identity?: string,
+  ): Promise<BackgroundAnswer> {
     const parsed = parsePollRequest(raw);
     if (!parsed.ok) return error(400, parsed.code, parsed.message);
     const token = parsed.token;
-    const store = this.#options.store;
     const found = await store.backgroundByToken(token);
     if (found === undefined) {
       return error(
@@ -188,7 +193,7 @@ export class BackgroundEngine {
       return { ...renewed, version: renewed.version + 1 };
     };
     try {
-      const step = await this.#advance(run, token, write, abort.signal);
+      const step = await this.#advance(run, token, write, abort.signal, identity);
       if (step.kind === "transient") {
         await write({ ...step.run, poll: null });
         return transient(step.message, step.status, step.retryAfterMs);
@@ -209,6 +214,7 @@ export class BackgroundEngine {
     polledToken: string,
     write: (next: BackgroundRunRecord) => Promise<BackgroundRunRecord>,
     signal: AbortSignal,
+    identity: string | undefined,
   ): Promise<
     | { readonly kind: "advanced"; readonly run: BackgroundRunRecord }
     | {
@@ -225,7 +231,12 @@ export class BackgroundEngine {
       // The model's response for this step; stored only once it is whole.
       const events: AgUiEvent[] = [];
       try {
-        for await (const event of this.#agent.respond({ input: run.input, step: run.step, signal })) {
+        for await (const event of this.#agent.respond({
+          input: run.input,
+          step: run.step,
+          signal,
+          identity,
+        })) {
           if (event.type === "RUN_STARTED" || event.type === "RUN_FINISHED") continue;
           if (event.type === "RUN_ERROR") throw new Error("the model response ended in RUN_ERROR");
           events.push(event);
@@ -283,8 +294,9 @@ export class BackgroundEngine {
           threadId: run.threadId,
           interruptId: call.toolCallId,
           toolCallId: call.toolCallId,
+          identity,
           // The occurrence is (response, call id, position): a model may reuse a call id in a later step.
-          idempotencyKey: `${run.runId}/${run.step}:${call.toolCallId}:${index}`,
+          idempotencyKey: `${identityPrefix(identity)}${run.runId}/${run.step}:${call.toolCallId}:${index}`,
           signal,
         });
       } catch {
@@ -320,6 +332,7 @@ export class BackgroundEngine {
         step: run.step,
         results,
         signal,
+        identity,
       });
     } catch (caught) {
       if (caught instanceof DeliveryRejected) {

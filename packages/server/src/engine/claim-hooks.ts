@@ -11,6 +11,8 @@ export interface ClaimContext {
   readonly idempotencyKey: string;
   /** The batch's interrupts, all of which the claim would take. */
   readonly interruptIds: readonly string[];
+  /** The caller's identity, as the app's `identify` returned it; undefined without `identify`. Scope your own data by it. */
+  readonly identity: string | undefined;
 }
 
 /** Refuse the claim: the request ends with this `RUN_ERROR`, nothing is claimed. */
@@ -40,8 +42,10 @@ export function claimContext(
   runId: string,
   idempotencyKey: string,
   claims: readonly ClaimedAnswer[],
+  identity: string | undefined,
 ): ClaimContext {
   return {
+    identity,
     input,
     threadId: input.threadId,
     runId,

@@ -6,11 +6,14 @@ import {
   type ResumeClaimAck,
   type RunAgentInput,
 } from "@agui-outbox/core/protocol";
+import { ServerCode } from "../server-codes";
 import type { ContractStore } from "../store/contract-store";
 import { ORPHANED_RUN_ERROR } from "../store/release-claim";
+import { scopedId, scopeStore } from "../store/scoped-store";
 import { type BackgroundAnswer, BackgroundEngine } from "./background-engine";
 import { askBeforeClaim, claimContext, passAfterClaim } from "./claim-hooks";
 import { writeHydration } from "./hydration";
+import { idProblem } from "./ids";
 import type { ResolvedServerOptions } from "./options";
 import { parseRunInput } from "./parse-run-input";
 import { pumpAgent, runError } from "./pump-agent";
@@ -35,6 +38,16 @@ const ABANDONED: BackgroundAnswer = {
   body: { error: { code: OutcomeCode.UNAVAILABLE, message: "this instance was abandoned" } },
 };
 
+const RUN_ID_TAKEN: RunResponse = {
+  kind: "error",
+  status: 409,
+  code: ServerCode.RUN_ID_TAKEN,
+  message: "this runId belongs to another thread; a new run needs a new runId",
+};
+
+/** The options as one request's caller sees them: the store scoped to its identity. */
+type Scoped = ResolvedServerOptions & { readonly caller: string | undefined };
+
 /** How often one resume re-reads and decides again when another writer claimed in between. */
 const CLAIM_ROUNDS = 5;
 
@@ -54,7 +67,7 @@ export class ContractEngine {
   readonly #store: ContractStore;
   readonly #attempts = new Set<RunAttempt>();
   readonly #work = new Set<Promise<void>>();
-  /** Runs whose `beginRun` is in flight on this instance. */
+  /** Runs whose `beginRun` is in flight on this instance, by their id in the store (see `scopedId`). */
   readonly #beginning = new Set<string>();
   readonly #background: BackgroundEngine | undefined;
   readonly #abandon = new AbortController();
@@ -70,14 +83,30 @@ export class ContractEngine {
     return this.#options;
   }
 
-  /** `pollPath` is where this server answers background polls, as the start tells the client. */
+  /**
+   * The store as `identity` sees it (see `scopeStore`); the store itself for
+   * the anonymous identity (no `identify`). Reads of runs go through it.
+   */
+  storeFor(identity: string | undefined): ContractStore {
+    return scopeStore(this.#store, identity);
+  }
+
+  #scoped(identity: string | undefined): Scoped {
+    return { ...this.#options, store: this.storeFor(identity), caller: identity };
+  }
+
+  /**
+   * `pollPath` is where this server answers background polls, as the start
+   * tells the client; `identity` is what the app's `identify` returned.
+   */
   async handleRun(
     raw: Buffer,
     idempotencyKey: string | undefined,
     pollPath = "/agent/background/poll",
+    identity?: string,
   ): Promise<RunResponse> {
     try {
-      const response = await this.#handleRun(raw, idempotencyKey, pollPath);
+      const response = await this.#handleRun(raw, idempotencyKey, pollPath, this.#scoped(identity));
       return this.#abandoned ? { kind: "abandoned" } : response;
     } catch (error) {
       // Abandoned mid-request (a write refused once its attempt stopped): nothing is answered.
@@ -86,22 +115,33 @@ export class ContractEngine {
     }
   }
 
-  async #handleRun(raw: Buffer, idempotencyKey: string | undefined, pollPath: string): Promise<RunResponse> {
+  async #handleRun(
+    raw: Buffer,
+    idempotencyKey: string | undefined,
+    pollPath: string,
+    options: Scoped,
+  ): Promise<RunResponse> {
     if (this.#abandoned) return { kind: "abandoned" };
+    const badKey = idempotencyKey === undefined ? undefined : idProblem(idempotencyKey, "Idempotency-Key");
+    if (badKey !== undefined)
+      return { kind: "error", status: 400, code: ServerCode.INVALID_ID, message: badKey };
     const parsed = parseRunInput(raw, this.#options.randomUUID);
     if (!parsed.ok) return { kind: "error", status: 400, code: parsed.code, message: parsed.message };
     const input = parsed.input;
     if (input.resume !== undefined && input.resume.length > 0)
-      return this.#resume(input, raw, idempotencyKey);
+      return this.#resume(input, raw, idempotencyKey, options);
     const background = (input.forwardedProps as { background?: unknown } | undefined)?.background === true;
     if (background && this.#background !== undefined && input.messages.length > 0) {
-      return { kind: "json", answer: await this.#background.start(input, raw, idempotencyKey, pollPath) };
+      return {
+        kind: "json",
+        answer: await this.#background.start(input, raw, idempotencyKey, pollPath, options.store),
+      };
     }
-    return this.#userTurn(input);
+    return this.#userTurn(input, options);
   }
 
   /** `POST {base}/background/poll`; 404 when this server runs no background agent. */
-  async pollBackground(raw: Buffer): Promise<BackgroundAnswer> {
+  async pollBackground(raw: Buffer, identity?: string): Promise<BackgroundAnswer> {
     if (this.#abandoned) return ABANDONED;
     if (this.#background === undefined) {
       return {
@@ -111,7 +151,7 @@ export class ContractEngine {
         },
       };
     }
-    const answer = await this.#background.poll(raw);
+    const answer = await this.#background.poll(raw, this.storeFor(identity), identity);
     return this.#abandoned ? ABANDONED : answer;
   }
 
@@ -162,7 +202,8 @@ export class ContractEngine {
     const owner = this.#options.instanceId;
     for (const runId of await this.#store.openRunsOf(owner)) {
       const live =
-        this.#beginning.has(runId) || [...this.#attempts].some((attempt) => attempt.runId === runId);
+        this.#beginning.has(runId) ||
+        [...this.#attempts].some((attempt) => scopedId(attempt.identity, attempt.runId) === runId);
       if (!live) await this.#store.append(runId, owner, ORPHANED_RUN_ERROR);
     }
   }
@@ -183,15 +224,17 @@ export class ContractEngine {
 
   // ── user turns and hydration ───────────────────────────────────────────────
 
-  async #userTurn(input: RunAgentInput): Promise<RunResponse> {
+  async #userTurn(input: RunAgentInput, options: Scoped): Promise<RunResponse> {
     const { threadId, runId } = input;
-    await this.#store.sweep();
-    const now = await this.#store.now();
-    const occurrences = await this.#store.threadOccurrences(threadId);
+    const store = options.store;
+    await store.sweep();
+    const now = await store.now();
+    const occurrences = await store.threadOccurrences(threadId);
     const open = occurrences.filter((occurrence) => isOpen(occurrence, now));
     const blocked = occurrences.some((occurrence) => occurrence.claim !== null) || open.length > 0;
-    const attempt = await this.#begin(runId, threadId);
+    const attempt = await this.#begin(runId, threadId, options);
     if (attempt === undefined) {
+      if (await this.#runOfAnotherThread(store, runId, threadId)) return RUN_ID_TAKEN;
       return {
         kind: "error",
         status: 409,
@@ -203,7 +246,7 @@ export class ContractEngine {
     if (input.messages.length === 0) {
       // Hydration: the thread's open interrupts, so a reloaded page can show them again.
       const interrupts = open.map((occurrence) => occurrence.interrupt);
-      await writeHydration(attempt, input, interrupts, this.#options.hydrate);
+      await writeHydration(attempt, input, interrupts, options.hydrate);
     } else if (blocked) {
       await attempt.emit({
         type: "RUN_ERROR",
@@ -213,7 +256,12 @@ export class ContractEngine {
     } else {
       this.#track(
         attempt,
-        pumpAgent(this.#options, attempt, { input, answers: [], signal: attempt.signal }, undefined),
+        pumpAgent(
+          options,
+          attempt,
+          { input, answers: [], signal: attempt.signal, identity: options.caller },
+          undefined,
+        ),
       );
     }
     return { kind: "stream", runId, afterSeq: attempt.startSeq };
@@ -221,8 +269,14 @@ export class ContractEngine {
 
   // ── resumes ────────────────────────────────────────────────────────────────
 
-  async #resume(input: RunAgentInput, raw: Buffer, key: string | undefined): Promise<RunResponse> {
+  async #resume(
+    input: RunAgentInput,
+    raw: Buffer,
+    key: string | undefined,
+    options: Scoped,
+  ): Promise<RunResponse> {
     const { threadId } = input;
+    const store = options.store;
     const entries = input.resume ?? [];
     if (key === undefined) {
       return {
@@ -246,8 +300,10 @@ export class ContractEngine {
     const bodyHash = createHash("sha256").update(raw).digest("hex");
     // Read before the key is reserved: once it is, the same submission sent at the same
     // moment (on any instance) may begin this run, and must not make it look taken.
-    const runIdInUse = (await this.#store.run(input.runId)) !== undefined;
-    const record = await this.#store.reserveKey({ key, bodyHash, runId: input.runId, threadId });
+    const inUse = await store.run(input.runId);
+    if (inUse !== undefined && inUse.threadId !== threadId) return RUN_ID_TAKEN;
+    const runIdInUse = inUse !== undefined;
+    const record = await store.reserveKey({ key, bodyHash, runId: input.runId, threadId });
     if (record.bodyHash !== bodyHash) {
       return {
         kind: "error",
@@ -265,15 +321,18 @@ export class ContractEngine {
         message: "this runId is already used by another request; a new submission needs a new runId",
       };
     }
-    await this.#store.sweep();
-    const attempt = await this.#begin(runId, threadId);
-    // The same submission while its run is going (on any instance): show that run instead of starting another.
-    if (attempt === undefined) return { kind: "stream", runId, afterSeq: 0 };
+    await store.sweep();
+    const attempt = await this.#begin(runId, threadId, options);
+    if (attempt === undefined) {
+      if (await this.#runOfAnotherThread(store, runId, threadId)) return RUN_ID_TAKEN;
+      // The same submission while its run is going (on any instance): show that run instead of starting another.
+      return { kind: "stream", runId, afterSeq: 0 };
+    }
 
     let gated = false;
     for (let round = 0; ; round += 1) {
-      const now = await this.#store.now();
-      const occurrences = await this.#store.threadOccurrences(threadId);
+      const now = await store.now();
+      const occurrences = await store.threadOccurrences(threadId);
       const verdict = evaluateResume({ occurrences, entries, now });
       if (verdict.kind === "reject" || round === CLAIM_ROUNDS) {
         const reject =
@@ -293,8 +352,8 @@ export class ContractEngine {
       if (!gated) {
         gated = true;
         const refusal = await askBeforeClaim(
-          this.#options.beforeClaim,
-          claimContext(input, runId, key, verdict.claims),
+          options.beforeClaim,
+          claimContext(input, runId, key, verdict.claims, options.caller),
         );
         if (refusal !== undefined) {
           await attempt.emit({ type: "RUN_STARTED", threadId, runId } as AgUiEvent);
@@ -302,10 +361,10 @@ export class ContractEngine {
           return { kind: "stream", runId, afterSeq: attempt.startSeq };
         }
       }
-      const claimed = await this.#store.claim({
+      const claimed = await store.claim({
         runId,
         key,
-        leaseMs: this.#options.claimLeaseMs,
+        leaseMs: options.claimLeaseMs,
         claims: verdict.claims.map(({ occurrence, decision }) => ({
           ref: occurrence,
           version: occurrence.version,
@@ -325,7 +384,7 @@ export class ContractEngine {
         runId,
         metadata: { [MetadataKey.resume]: ack },
       } as AgUiEvent);
-      this.#track(attempt, this.#continueResume(attempt, input, key, verdict.claims));
+      this.#track(attempt, this.#continueResume(attempt, input, key, verdict.claims, options));
       return { kind: "stream", runId, afterSeq: attempt.startSeq };
     }
   }
@@ -335,40 +394,51 @@ export class ContractEngine {
     input: RunAgentInput,
     key: string,
     claims: readonly ClaimedAnswer[],
+    options: Scoped,
   ): Promise<void> {
-    const context = claimContext(input, attempt.runId, key, claims);
-    if (!(await passAfterClaim(this.#options.afterClaim, attempt, context))) return;
-    const run: ResumeRun = { attempt, input, key, claims, options: this.#options, store: this.#store };
+    const context = claimContext(input, attempt.runId, key, claims, options.caller);
+    if (!(await passAfterClaim(options.afterClaim, attempt, context))) return;
+    const run: ResumeRun = { attempt, input, key, claims, options, store: options.store };
     const applied = await runResume(run);
     if (applied === undefined) return;
     const finals = applied.finals;
     await pumpAgent(
-      this.#options,
+      options,
       attempt,
-      { input: applied.input, answers: applied.answers, signal: attempt.signal },
+      { input: applied.input, answers: applied.answers, signal: attempt.signal, identity: options.caller },
       { kind: "commit", key, afterSeq: attempt.startSeq, finals },
     );
   }
 
-  async #begin(runId: string, threadId: string): Promise<RunAttempt | undefined> {
+  /** A runId is created once, by its thread: true when another thread of this identity has it. */
+  async #runOfAnotherThread(store: ContractStore, runId: string, threadId: string): Promise<boolean> {
+    const run = await store.run(runId);
+    return run !== undefined && run.threadId !== threadId;
+  }
+
+  async #begin(runId: string, threadId: string, options: Scoped): Promise<RunAttempt | undefined> {
+    const store = options.store;
     const owner = this.#options.instanceId;
     // Counted as live from before its row exists, so closeOrphanedRuns never takes it for a dead one.
-    this.#beginning.add(runId);
+    // The store's own id: the sweep below compares it with the open runs the store lists.
+    const stored = scopedId(options.caller, runId);
+    this.#beginning.add(stored);
     let run: Awaited<ReturnType<ContractStore["beginRun"]>>;
     try {
-      run = await this.#store.beginRun(runId, threadId, owner, this.#options.claimLeaseMs);
+      run = await store.beginRun(runId, threadId, owner, this.#options.claimLeaseMs);
     } finally {
-      this.#beginning.delete(runId);
+      this.#beginning.delete(stored);
     }
     if (run === undefined) return undefined;
     const attempt = new RunAttempt({
-      store: this.#store,
+      store,
       owner,
       runId,
       threadId,
       startSeq: run.lastSeq,
       leaseMs: this.#options.claimLeaseMs,
       clock: this.#options.clock,
+      identity: options.caller,
     });
     if (this.#abandoned) attempt.stop();
     else this.#attempts.add(attempt);

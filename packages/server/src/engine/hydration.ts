@@ -7,6 +7,8 @@ export interface HydrationTurn {
   readonly input: RunAgentInput;
   /** The thread's open interrupts, as the run's `RUN_FINISHED` will carry them. */
   readonly interrupts: readonly Interrupt[];
+  /** The caller's identity, as the app's `identify` returned it; undefined without `identify`. Scope your own data by it. */
+  readonly identity: string | undefined;
 }
 
 /**
@@ -29,7 +31,7 @@ export async function writeHydration(
   const { threadId, runId } = input;
   if (hydrate !== undefined) {
     try {
-      for await (const event of hydrate({ input, interrupts })) {
+      for await (const event of hydrate({ input, interrupts, identity: attempt.identity })) {
         if (!LIFECYCLE.has(event.type)) await attempt.emit(event);
       }
     } catch {

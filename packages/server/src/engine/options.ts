@@ -1,10 +1,18 @@
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import type { ContractStore } from "../store/contract-store";
 import { type AgentHandler, type ApprovalReader, readApproval, type ToolDefinition } from "./agent";
 import type { BackgroundAgent } from "./background-agent";
 import type { AfterClaim, BeforeClaim } from "./claim-hooks";
 import type { Hydrate } from "./hydration";
 import { realClock, type ServerClock } from "./server-clock";
+
+/**
+ * The app's own verifier of who sends a request (a session cookie, a header
+ * its gateway sets, a JWT's subject): the identity, or undefined to answer
+ * 401 UNAUTHENTICATED. It must check what it reads; the library only scopes.
+ */
+export type Identify = (request: IncomingMessage) => string | undefined | Promise<string | undefined>;
 
 export interface ContractServerOptions {
   /** Where claims, results, outcome records and event logs live. */
@@ -18,6 +26,13 @@ export interface ContractServerOptions {
    * request runs as an ordinary streamed run)
    */
   readonly background?: BackgroundAgent;
+  /**
+   * Who is asking. Every thread, run, claim, idempotency key, replay, read and
+   * hydration belongs to the identity it returns; another identity's thread or
+   * run answers exactly as one that never existed. @default none: every caller
+   * is one anonymous identity (any caller who knows an id can use it)
+   */
+  readonly identify?: Identify;
   /** Tools that need approval, by the name the agent's tool calls use; each runs at most once per occurrence. */
   readonly tools?: Readonly<Record<string, ToolDefinition>>;
   /**
@@ -71,13 +86,17 @@ export interface ContractServerOptions {
 }
 
 export type ResolvedServerOptions = Required<
-  Omit<ContractServerOptions, "identity" | "background" | "beforeClaim" | "afterClaim" | "hydrate">
+  Omit<
+    ContractServerOptions,
+    "identity" | "background" | "beforeClaim" | "afterClaim" | "hydrate" | "identify"
+  >
 > & {
   readonly identity: { readonly name: string; readonly version?: string };
   readonly background: BackgroundAgent | undefined;
   readonly beforeClaim: BeforeClaim | undefined;
   readonly afterClaim: AfterClaim | undefined;
   readonly hydrate: Hydrate | undefined;
+  readonly identify: Identify | undefined;
 };
 
 export function resolveServerOptions(options: ContractServerOptions): ResolvedServerOptions {
@@ -90,6 +109,7 @@ export function resolveServerOptions(options: ContractServerOptions): ResolvedSe
     beforeClaim: options.beforeClaim,
     afterClaim: options.afterClaim,
     hydrate: options.hydrate,
+    identify: options.identify,
     clock: options.clock ?? realClock,
     readApproval: options.readApproval ?? readApproval,
     instanceId: options.instanceId ?? uuid(),

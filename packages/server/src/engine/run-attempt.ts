@@ -31,6 +31,8 @@ export interface RunAttemptInit {
   readonly startSeq: number;
   readonly leaseMs: number;
   readonly clock: ServerClock;
+  /** Whose run this is (see `AgentTurn.identity`). */
+  readonly identity: string | undefined;
 }
 
 /**
@@ -42,6 +44,7 @@ export class RunAttempt {
   readonly runId: string;
   readonly threadId: string;
   readonly startSeq: number;
+  readonly identity: string | undefined;
   readonly #init: RunAttemptInit;
   readonly #abort = new AbortController();
   readonly #stopRenewal: () => void;
@@ -52,6 +55,7 @@ export class RunAttempt {
     this.runId = init.runId;
     this.threadId = init.threadId;
     this.startSeq = init.startSeq;
+    this.identity = init.identity;
     // A third of the lease: two renewals can fail before another instance may take over.
     this.#stopRenewal = init.clock.every(Math.max(10, Math.floor(init.leaseMs / 3)), () => {
       // A failed renewal lets the lease run down, as a dead instance's would.

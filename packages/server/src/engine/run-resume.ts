@@ -2,6 +2,7 @@ import { type AgUiEvent, type Message, OutcomeCode, type RunAgentInput } from "@
 import type { ContractStore } from "../store/contract-store";
 import { type FinalState, type Occurrence, OccurrenceState, type StoredToolResult } from "../store/records";
 import type { AppliedAnswer } from "./agent";
+import { identityPrefix } from "./ids";
 import type { ResolvedServerOptions } from "./options";
 import type { ClaimedAnswer } from "./resume-verdict";
 import { LeaseLost, type RunAttempt, RunFailure } from "./run-attempt";
@@ -118,7 +119,9 @@ async function executeOnce(
       threadId: occurrence.threadId,
       interruptId: occurrence.interruptId,
       toolCallId,
-      idempotencyKey: `${occurrence.threadId}:${occurrence.interruptId}`,
+      identity: attempt.identity,
+      // Two identities may use the same ids: an outside service must never take one's call for the other's.
+      idempotencyKey: `${identityPrefix(attempt.identity)}${occurrence.threadId}:${occurrence.interruptId}`,
       signal: attempt.signal,
     });
   } catch {

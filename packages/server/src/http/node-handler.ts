@@ -13,9 +13,13 @@ import {
 } from "@agui-outbox/core/protocol";
 import type { BackgroundAnswer } from "../engine/background-engine";
 import type { ContractEngine } from "../engine/contract-engine";
+import { pathId } from "../engine/ids";
+import { ServerCode } from "../server-codes";
 import { type BackgroundRunRecord, lastSeqOf } from "../store/background-records";
+import type { ContractStore } from "../store/contract-store";
 import { followRun } from "./follow-run";
-import { BodyTooLargeError, readBody } from "./read-body";
+import { identifyRequest } from "./identify-request";
+import { BodyTimeoutError, BodyTooLargeError, readBody } from "./read-body";
 import { sendError, sendJson, setCorsHeaders } from "./respond";
 import { SseStream } from "./sse-stream";
 
@@ -24,6 +28,14 @@ export interface NodeHandlerOptions {
   readonly basePath?: string;
   /** Answer CORS preflights and let any origin read the responses. @default false */
   readonly cors?: boolean;
+  /** A POST's body must arrive within this, or the request gets 408 and its connection closes. @default 30000 */
+  readonly bodyTimeoutMs?: number;
+  /**
+   * A connection with nothing read or written for this long is cut (a client
+   * that stopped reading a stream). Keep it above `keepaliveMs`, whose comments
+   * keep a healthy stream busy. @default 60000, or 4 × keepaliveMs when larger
+   */
+  readonly idleTimeoutMs?: number;
 }
 
 /** `(req, res, next?)`: node:http's request listener, and Express/Connect middleware (unknown routes go to `next`). */
@@ -106,9 +118,12 @@ export function backgroundStatus(run: BackgroundRunRecord): RunStatus {
 export function createNodeHandler(engine: ContractEngine, options: NodeHandlerOptions = {}): NodeHandler {
   const base = (options.basePath ?? "/agent").replace(/\/$/, "");
   const keepaliveMs = engine.options.keepaliveMs;
-  const store = engine.options.store;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
+  const idleTimeoutMs = options.idleTimeoutMs ?? Math.max(60_000, 4 * keepaliveMs);
+  // One listener per socket; the timeout itself is set per request, as Node resets it between requests.
+  const bounded = new WeakSet<object>();
 
-  const stream = async (res: ServerResponse, runId: string, afterSeq: number) => {
+  const stream = async (res: ServerResponse, store: ContractStore, runId: string, afterSeq: number) => {
     const sse = new SseStream(res, { keepaliveMs });
     // A dead process's streams are cut: so are an abandoned instance's.
     const cut = () => res.destroy();
@@ -131,44 +146,67 @@ export function createNodeHandler(engine: ContractEngine, options: NodeHandlerOp
       return;
     }
     const route = path.slice(base.length) || "/";
+    const socket = req.socket;
+    if (!bounded.has(socket)) {
+      bounded.add(socket);
+      socket.on("timeout", () => socket.destroy());
+    }
+    socket.setTimeout(idleTimeoutMs);
     if (options.cors) setCorsHeaders(res);
     if (req.method === "OPTIONS" && options.cors) {
       res.writeHead(204).end();
-      return;
-    }
-    const pollPath = `${base}${AgentRoute.backgroundPoll}`;
-    if (req.method === "POST" && (route === "/" || route === AgentRoute.backgroundPoll)) {
-      let raw: Buffer;
-      try {
-        raw = await readBody(req, engine.options.maxBodyBytes);
-      } catch (error) {
-        if (error instanceof BodyTooLargeError) {
-          sendError(res, 413, OutcomeCode.PAYLOAD_TOO_LARGE, error.message);
-        }
-        return;
-      }
-      if (route === AgentRoute.backgroundPoll) {
-        const answer = await engine.pollBackground(raw);
-        if (engine.abandoned) res.destroy();
-        else sendAnswer(res, answer);
-        return;
-      }
-      const key = req.headers[Header.idempotencyKey];
-      const id = typeof key === "string" && key.length > 0 ? key : undefined;
-      const result = await engine.handleRun(raw, id, pollPath);
-      if (result.kind === "abandoned") res.destroy();
-      else if (result.kind === "error") sendError(res, result.status, result.code, result.message);
-      else if (result.kind === "json") sendAnswer(res, result.answer);
-      else await stream(res, result.runId, result.afterSeq);
       return;
     }
     if (req.method === "GET" && route === "/capabilities") {
       sendJson(res, 200, capabilitiesOf(engine, base));
       return;
     }
+    const who = await identifyRequest(engine.options.identify, req);
+    if (!who.ok) {
+      sendError(res, 401, ServerCode.UNAUTHENTICATED, who.message);
+      return;
+    }
+    const identity = who.identity;
+    const store = engine.storeFor(identity);
+    const pollPath = `${base}${AgentRoute.backgroundPoll}`;
+    if (req.method === "POST" && (route === "/" || route === AgentRoute.backgroundPoll)) {
+      let raw: Buffer;
+      try {
+        raw = await readBody(req, engine.options.maxBodyBytes, bodyTimeoutMs);
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) {
+          sendError(res, 413, OutcomeCode.PAYLOAD_TOO_LARGE, error.message);
+        } else if (error instanceof BodyTimeoutError) {
+          // The rest of the body may never come: answer, then close the connection.
+          res.setHeader("connection", "close");
+          sendError(res, 408, ServerCode.REQUEST_TIMEOUT, error.message);
+          res.once("finish", () => req.socket.destroy());
+        }
+        return;
+      }
+      if (route === AgentRoute.backgroundPoll) {
+        const answer = await engine.pollBackground(raw, identity);
+        if (engine.abandoned) res.destroy();
+        else sendAnswer(res, answer);
+        return;
+      }
+      const key = req.headers[Header.idempotencyKey];
+      const id = typeof key === "string" && key.length > 0 ? key : undefined;
+      const result = await engine.handleRun(raw, id, pollPath, identity);
+      if (result.kind === "abandoned") res.destroy();
+      else if (result.kind === "error") sendError(res, result.status, result.code, result.message);
+      else if (result.kind === "json") sendAnswer(res, result.answer);
+      else await stream(res, store, result.runId, result.afterSeq);
+      return;
+    }
     const runMatch = req.method === "GET" ? /^\/runs\/([^/]+)(\/events)?$/.exec(route) : null;
     if (runMatch !== null) {
-      const runId = decodeURIComponent(runMatch[1] ?? "");
+      const parsed = pathId(runMatch[1] ?? "", "runId");
+      if (!parsed.ok) {
+        sendError(res, 400, ServerCode.INVALID_ID, parsed.message);
+        return;
+      }
+      const runId = parsed.id;
       const run = await store.run(runId);
       const background = run === undefined ? await store.background(runId) : undefined;
       if (background !== undefined) {
@@ -220,7 +258,7 @@ export function createNodeHandler(engine: ContractEngine, options: NodeHandlerOp
         sendError(res, 400, OutcomeCode.INVALID_REQUEST, afterSeq);
         return;
       }
-      await stream(res, runId, afterSeq);
+      await stream(res, store, runId, afterSeq);
       return;
     }
     sendError(res, 404, OutcomeCode.NOT_FOUND_ROUTE, `no route ${req.method} ${path}`);

@@ -10,12 +10,20 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/** The body did not arrive within its time (a client stalled mid-body). */
+export class BodyTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`request body did not arrive within ${timeoutMs} ms`);
+    this.name = "BodyTimeoutError";
+  }
+}
+
 /**
- * Reads the whole body. Past the limit the bytes are drained and dropped (not
+ * Reads the whole body, within `timeoutMs` when given. Past the limit the bytes are drained and dropped (not
  * buffered) so the client can still read the 413; far past it the socket is cut.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
+export function readBody(req: IncomingMessage, limit: number, timeoutMs?: number): Promise<Buffer> {
+  const reading = new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
@@ -38,4 +46,10 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       if (!req.complete) reject(tooLarge ? new BodyTooLargeError(limit) : new Error("request aborted"));
     });
   });
+  if (timeoutMs === undefined) return reading;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BodyTimeoutError(timeoutMs)), timeoutMs);
+  });
+  return Promise.race([reading, late]).finally(() => clearTimeout(timer));
 }

@@ -5,7 +5,11 @@ import { type HttpErrorBody, JSON_CONTENT_TYPE } from "@agui-outbox/core/protoco
 export function setCorsHeaders(res: ServerResponse): void {
   res.setHeader("access-control-allow-origin", "*");
   res.setHeader("access-control-allow-methods", "GET, POST, OPTIONS");
-  res.setHeader("access-control-allow-headers", "content-type, idempotency-key, last-event-id");
+  // `authorization`: an app's identify may read a bearer token.
+  res.setHeader(
+    "access-control-allow-headers",
+    "authorization, content-type, idempotency-key, last-event-id",
+  );
   res.setHeader("access-control-expose-headers", "retry-after");
   res.setHeader("access-control-max-age", "600");
 }

@@ -55,7 +55,8 @@ export interface ContractStore {
 
   /**
    * Starts an attempt of a run (a new run, or a retry continuing its seq
-   * numbering). Undefined while another attempt of it is still running.
+   * numbering). Undefined while another attempt of it is still running, and
+   * when the runId is another thread's: a runId is created once, by its thread.
    */
   beginRun(runId: string, threadId: string, owner: string, leaseMs: number): Promise<RunRecord | undefined>;
   /**

@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { emptyDocument, type MemoryDocument, MemoryStore } from "./memory-store";
+import type { StoreLimits } from "./run-bounds";
 
 const FORMAT = "agui-outbox-contract-store";
 
@@ -14,13 +15,27 @@ export interface FileStoreOptions {
   readonly path: string;
   /** @default Date.now */
   readonly now?: () => number;
+  /**
+   * Caps on run logs, as the memory store's but smaller: every change rewrites
+   * the whole file, so its size is each write's cost.
+   * @default { maxBytes: 16 MiB, maxBytesPerIdentity: 4 MiB, maxRuns: 10000, maxRunsPerIdentity: 1000 }
+   */
+  readonly limits?: StoreLimits;
 }
 
+const FILE_LIMITS: Required<StoreLimits> = {
+  maxBytes: 16 * 1024 * 1024,
+  maxBytesPerIdentity: 4 * 1024 * 1024,
+  maxRuns: 10_000,
+  maxRunsPerIdentity: 1_000,
+};
+
 /**
- * The memory store, written whole to one JSON file after every change
- * (temporary file, fsync, rename), so a killed process leaves the previous
- * state or the new one, never half of each. One process per file: for
- * replicas use the Postgres store.
+ * A development store: the memory store, written whole to one JSON file after
+ * every change (temporary file, fsync, rename), so a killed process leaves
+ * the previous state or the new one, never half of each. A write costs the
+ * whole file, which its caps keep small; one process per file. For production
+ * and replicas use the Postgres store.
  */
 export function createFileStore(options: FileStoreOptions): MemoryStore {
   const { path } = options;
@@ -30,6 +45,7 @@ export function createFileStore(options: FileStoreOptions): MemoryStore {
   return new MemoryStore({
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(document === undefined ? {} : { document }),
+    limits: { ...FILE_LIMITS, ...options.limits },
     onChange: (current) => {
       const contents: FileContents = { format: FORMAT, document: current };
       const fd = openSync(tempPath, "w");

@@ -19,6 +19,7 @@ import {
   type SweepResult,
 } from "./records";
 import { ORPHANED_RUN_ERROR, releasedState, stampCursor } from "./release-claim";
+import { RunBounds, type StoreLimits } from "./run-bounds";
 
 /** An occurrence as kept: its outcome by key, so one batch's record is stored once. */
 export type OccurrenceRow = Omit<Occurrence, "outcome"> & { readonly outcomeKey: string | null };
@@ -56,6 +57,13 @@ export interface MemoryStoreOptions {
   readonly onChange?: (document: MemoryDocument) => void;
   /** A document to start from (the file store's last save). */
   readonly document?: MemoryDocument;
+  /** Caps on run logs, evicting the oldest finished runs first (see {@link StoreLimits}). */
+  readonly limits?: StoreLimits;
+}
+
+/** An event's cost against the caps: its JSON's length (UTF-16 units, close enough to bytes for a cap). */
+function sizeOf(event: AgUiEvent): number {
+  return JSON.stringify(event).length;
 }
 
 function refKey(ref: OccurrenceRef): string {
@@ -71,11 +79,24 @@ export class MemoryStore implements ContractStore {
   readonly #onChange: (document: MemoryDocument) => void;
   readonly #doc: MemoryDocument;
   readonly #watchers = new Map<string, Set<() => void>>();
+  readonly #bounds: RunBounds;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.#now = options.now ?? (() => Date.now());
     this.#onChange = options.onChange ?? (() => {});
     this.#doc = options.document ?? emptyDocument();
+    this.#bounds = new RunBounds(options.limits);
+    const byAge = Object.values(this.#doc.runs).sort((a, b) => a.updatedAt - b.updatedAt);
+    for (const run of byAge) {
+      const bytes = (this.#doc.frames[run.runId] ?? []).reduce((sum, frame) => sum + sizeOf(frame.event), 0);
+      this.#bounds.wrote(run.runId, run.threadId, bytes, run.terminal !== null);
+    }
+    this.#evict();
+  }
+
+  /** The bytes of run logs held now, as the caps count them. */
+  get logBytes(): number {
+    return this.#bounds.bytes;
   }
 
   async now(): Promise<number> {
@@ -204,7 +225,9 @@ export class MemoryStore implements ContractStore {
   ): Promise<RunRecord | undefined> {
     const now = this.#now();
     const existing = this.#doc.runs[runId];
-    if (existing !== undefined && existing.terminal === null) return undefined;
+    // A runId is its thread's for good: another thread never continues it.
+    if (existing !== undefined && (existing.terminal === null || existing.threadId !== threadId))
+      return undefined;
     const run: RunRecord = {
       runId,
       threadId,
@@ -217,6 +240,8 @@ export class MemoryStore implements ContractStore {
     };
     this.#doc.runs[runId] = run;
     this.#doc.frames[runId] ??= [];
+    this.#bounds.wrote(runId, threadId, 0, false);
+    this.#evict();
     this.#changed();
     return run;
   }
@@ -231,6 +256,7 @@ export class MemoryStore implements ContractStore {
     if (run === undefined || run.owner !== owner || run.terminal !== null) return undefined;
     const frame = this.#appendFrame(run, event);
     if (settle !== undefined && isTerminalEvent(event)) this.#settle(run, settle, frame);
+    if (isTerminalEvent(event)) this.#evict();
     this.#changed();
     return frame;
   }
@@ -306,12 +332,12 @@ export class MemoryStore implements ContractStore {
     for (const run of Object.values(this.#doc.runs)) {
       if (run.terminal === null) continue;
       if (run.updatedAt + windows.idempotencyWindowMs <= now) {
-        delete this.#doc.runs[run.runId];
-        delete this.#doc.frames[run.runId];
+        this.#dropRun(run.runId);
+        this.#bounds.deleted(run.runId);
         changed = true;
       } else if (!run.expired && run.updatedAt + windows.eventLogRetentionMs <= now) {
-        this.#doc.runs[run.runId] = { ...run, expired: true };
-        this.#doc.frames[run.runId] = [];
+        this.#dropLog(run.runId);
+        this.#bounds.expired(run.runId);
         changed = true;
       }
     }
@@ -338,6 +364,7 @@ export class MemoryStore implements ContractStore {
     const frames = this.#doc.frames[run.runId] ?? [];
     frames.push(frame);
     this.#doc.frames[run.runId] = frames;
+    this.#bounds.wrote(run.runId, run.threadId, sizeOf(frame.event), isTerminalEvent(event));
     this.#doc.runs[run.runId] = {
       ...run,
       lastSeq: seq,
@@ -351,6 +378,27 @@ export class MemoryStore implements ContractStore {
         for (const wake of watchers) wake();
       });
     return frame;
+  }
+
+  /** Applies the caps: the oldest finished runs lose their log, then their record (never a running one). */
+  #evict(): void {
+    for (const { kind, runId } of this.#bounds.evictions()) {
+      if (kind === "delete") this.#dropRun(runId);
+      else this.#dropLog(runId);
+    }
+  }
+
+  #dropRun(runId: string): void {
+    delete this.#doc.runs[runId];
+    delete this.#doc.frames[runId];
+  }
+
+  /** The record stays, marked expired: a re-attach gets 410 and the client hydrates. */
+  #dropLog(runId: string): void {
+    const run = this.#doc.runs[runId];
+    if (run === undefined) return;
+    this.#doc.runs[runId] = { ...run, expired: true };
+    this.#doc.frames[runId] = [];
   }
 
   #settle(run: RunRecord, settle: Settlement, terminal: StoredFrame): void {

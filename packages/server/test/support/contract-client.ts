@@ -4,13 +4,16 @@ import { SseReader } from "../../../mock-server/test/support/sse-reader";
 /** A thin client of the contract's routes for tests: real HTTP, real SSE. */
 export class ContractClient {
   readonly url: string;
+  /** Sent with every request, e.g. the header an app's `identify` reads. */
+  readonly headers: Readonly<Record<string, string>>;
 
-  constructor(url: string) {
+  constructor(url: string, headers: Readonly<Record<string, string>> = {}) {
     this.url = url.replace(/\/$/, "");
+    this.headers = headers;
   }
 
   async post(body: unknown, key?: string): Promise<Response> {
-    const headers: Record<string, string> = { "content-type": "application/json" };
+    const headers: Record<string, string> = { ...this.headers, "content-type": "application/json" };
     if (key !== undefined) headers["idempotency-key"] = key;
     return fetch(`${this.url}/agent`, {
       method: "POST",
@@ -39,12 +42,12 @@ export class ContractClient {
 
   async attach(runId: string, lastEventId?: string): Promise<Response> {
     return fetch(`${this.url}/agent/runs/${encodeURIComponent(runId)}/events`, {
-      headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId },
+      headers: lastEventId === undefined ? this.headers : { ...this.headers, "last-event-id": lastEventId },
     });
   }
 
   async status(runId: string): Promise<Response> {
-    return fetch(`${this.url}/agent/runs/${encodeURIComponent(runId)}`);
+    return fetch(`${this.url}/agent/runs/${encodeURIComponent(runId)}`, { headers: this.headers });
   }
 
   /** A user turn asking to deploy; returns what a resume needs. */

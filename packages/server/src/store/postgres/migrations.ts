@@ -84,6 +84,11 @@ export const MIGRATIONS: readonly { readonly version: number; readonly sql: (s: 
       );
     `,
   },
+  {
+    // What each run's log weighs, for the caps the sweep enforces (cap-queries.ts).
+    version: 3,
+    sql: (s) => `ALTER TABLE ${s}.runs ADD COLUMN log_bytes bigint NOT NULL DEFAULT 0;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -18,7 +18,9 @@ import {
   type SweepResult,
 } from "../records";
 import { ORPHANED_RUN_ERROR } from "../release-claim";
+import type { StoreLimits } from "../run-bounds";
 import { BackgroundQueries } from "./background-queries";
+import { enforceCaps, POSTGRES_LIMITS } from "./cap-queries";
 import { LiveTail } from "./live-tail";
 import { migrate, NOW_MS, quoteIdent } from "./migrations";
 import { type OccurrenceRow, occurrenceFromRow, RELEASE_SET, type RunRow } from "./rows";
@@ -35,6 +37,11 @@ export interface PostgresStoreOptions {
   readonly migrate?: boolean;
   /** How many lapsed claims or runs one sweep takes. @default 100 */
   readonly sweepBatch?: number;
+  /**
+   * Caps on run logs, applied at each sweep (so they may be passed between two).
+   * @default { maxBytes: 4 GiB, maxRuns: 1000000, maxBytesPerIdentity: 256 MiB, maxRunsPerIdentity: 100000 }
+   */
+  readonly limits?: StoreLimits;
 }
 
 /**
@@ -53,6 +60,7 @@ export class PostgresStore implements ContractStore {
   readonly #background: BackgroundQueries;
   readonly #runLog: RunLogQueries;
   readonly #tail: LiveTail;
+  readonly #limits: Required<StoreLimits>;
   #closed = false;
 
   private constructor(options: PostgresStoreOptions, pool: Pool, clientConfig: ClientConfig) {
@@ -69,6 +77,7 @@ export class PostgresStore implements ContractStore {
       channel,
     );
     this.#sweepBatch = options.sweepBatch ?? 100;
+    this.#limits = { ...POSTGRES_LIMITS, ...options.limits };
   }
 
   /** Connects, and applies pending migrations unless told not to. */
@@ -305,7 +314,7 @@ export class PostgresStore implements ContractStore {
         [idem],
       );
       const expired = await client.query<{ run_id: string }>(
-        `UPDATE ${s}.runs SET expired = true
+        `UPDATE ${s}.runs SET expired = true, log_bytes = 0
          WHERE terminal IS NOT NULL AND NOT expired AND updated_at + $1 <= ${NOW_MS} RETURNING run_id`,
         [windows.eventLogRetentionMs],
       );
@@ -316,6 +325,7 @@ export class PostgresStore implements ContractStore {
       }
       await client.query(`DELETE FROM ${s}.idempotency_keys WHERE created_at + $1 <= ${NOW_MS}`, [idem]);
       await client.query(`DELETE FROM ${s}.outcomes WHERE at + $1 <= ${NOW_MS}`, [idem]);
+      await enforceCaps(client, s, this.#limits);
     });
   }
 

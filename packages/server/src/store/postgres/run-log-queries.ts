@@ -34,7 +34,7 @@ export class RunLogQueries {
        VALUES ($1, $2, 0, NULL, $3, ${NOW_MS} + $4, ${NOW_MS})
        ON CONFLICT (run_id) DO UPDATE SET terminal = NULL, owner = $3, lease_until = ${NOW_MS} + $4,
          updated_at = ${NOW_MS}, expired = false
-       WHERE r.terminal IS NOT NULL
+       WHERE r.terminal IS NOT NULL AND r.thread_id = EXCLUDED.thread_id
        RETURNING *`,
       [runId, threadId, owner, leaseMs],
     );
@@ -93,6 +93,7 @@ export class RunLogQueries {
     const result = await db.query<{ seq: number; event: AgUiEvent }>(
       `WITH run AS (
          UPDATE ${s}.runs SET last_seq = last_seq + 1, updated_at = ${NOW_MS},
+           log_bytes = log_bytes + octet_length($3),
            terminal = CASE WHEN $4 THEN ${stamped("last_seq + 1")} ELSE NULL END
          WHERE run_id = $1 AND ($2::text IS NULL OR owner = $2) AND terminal IS NULL
          RETURNING run_id, last_seq
