@@ -31,10 +31,10 @@ export function sealAnswers(options: SealAnswersOptions = {}): AnswerSealing {
   let key: CryptoKey | undefined;
   const keyListeners = new Set<() => void>();
   return {
-    wrap(store, onSealed, onKey) {
+    wrap(store, report, onKey = () => {}) {
       keyListeners.add(onKey);
       return new SealedStore(store, {
-        onSealed,
+        onSealed: (sealed) => report.setState({ sealed }),
         // A disposed client is told nothing more.
         onClose: () => keyListeners.delete(onKey),
         key: () => key,

@@ -29,11 +29,7 @@ export async function openClientStore(
 ): Promise<OpenedClientStore> {
   const opened = await openPlainStore(options, deps, outboxStore, events);
   // A key opens what was withheld: read storage again, as after a reopen.
-  const store = options.sealing?.wrap(
-    opened.store,
-    (sealed) => outboxStore.setState({ sealed }),
-    () => events.onReopen?.(),
-  );
+  const store = options.sealing?.wrap(opened.store, outboxStore, events.onReopen);
   return store ? { ...opened, store } : opened;
 }
 

@@ -1,5 +1,4 @@
 import { ErrorKind, isOutboxError } from "../errors/outbox-error";
-import { recordedOutcome, withRecordedOutcomes } from "../outbox/recorded-outcome";
 import type { DeliverySignal } from "../outcome/delivery-signal";
 import { InvalidStreamKind } from "../outcome/delivery-signal";
 import { type AgUiEvent, EventType, MetadataKey, type StreamCursor } from "../protocol";
@@ -38,10 +37,7 @@ export function terminalSignal(event: AgUiEvent): DeliverySignal | undefined {
       type: "run-error",
       message: event.message,
       ...(event.code ? { code: event.code } : {}),
-      // Only outcomes, wherever the event was read (a stream, a run's status).
-      ...(conflict?.recordedDecisions
-        ? { recordedDecisions: conflict.recordedDecisions.map(recordedOutcome) }
-        : {}),
+      ...(conflict?.recordedDecisions ? { recordedDecisions: conflict.recordedDecisions } : {}),
       ...(conflict?.claimedBy ? { claimedBy: conflict.claimedBy } : {}),
     };
   }
@@ -88,7 +84,7 @@ export async function pumpRunStream(response: Response, options: PumpOptions): P
     });
     let log = options.log;
     for await (const batch of batches) {
-      for (const { event: received, cursor } of batch) {
+      for (const { event, cursor } of batch) {
         // Aborted while an earlier event of the batch was handled: stop before this one.
         if (signal?.aborted) throw signal.reason;
         if (!log) log = createEventLog(cursor ? [{ runId: cursor.runId, seq: cursor.seq - 1 }] : []);
@@ -96,8 +92,6 @@ export async function pumpRunStream(response: Response, options: PumpOptions): P
         if (judged === CursorVerdict.duplicate) continue;
         // Leaving the loop closes the body; the caller re-attaches from the log's cursor.
         if (judged === CursorVerdict.gap) return { type: "stream-ended" };
-        // An echoed answer that is not ours goes no further: not to the thread, not to other tabs.
-        const event = withRecordedOutcomes(received);
         // Only a returned promise is awaited: a microtask hop per event adds up.
         const handled = onEvent(event, cursor);
         if (handled !== undefined) await handled;

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { terminalSignal } from "../delivery/pump-run-stream";
 import type { AgUiEvent } from "../protocol";
-import { recordedOutcome, withRecordedOutcomes } from "./recorded-outcome";
+import { outcomesOnly, recordedOutcome, withRecordedOutcomes } from "./recorded-outcome";
 
 test("a recorded decision keeps its outcome, never its payload", () => {
   const secret = { approved: true, editedArgs: { target: "x" }, reason: "mine" };
@@ -69,10 +69,13 @@ test("a terminal event read from a run's status gives the verdict outcomes only"
       },
     },
   } as unknown as AgUiEvent;
-  expect(terminalSignal(event)).toEqual({
+  const signal = terminalSignal(event);
+  expect(signal && outcomesOnly(signal)).toEqual({
     type: "run-error",
     message: "already resolved",
     code: "APPROVAL_RESUME_ALREADY_RESOLVED",
     recordedDecisions: [{ interruptId: "i", status: "resolved", payload: { approved: false } }],
   });
+  const finished = { type: "run-finished", replayed: false } as const;
+  expect(outcomesOnly(finished)).toBe(finished);
 });

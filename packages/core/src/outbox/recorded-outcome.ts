@@ -1,3 +1,4 @@
+import type { DeliverySignal } from "../outcome/delivery-signal";
 import type { AgUiEvent } from "../protocol";
 import { MetadataKey, type RecordedDecision } from "../protocol/extensions";
 
@@ -18,8 +19,8 @@ export function recordedOutcome({ interruptId, status, payload }: RecordedDecisi
 
 /**
  * A run's event with an `ALREADY_RESOLVED`'s `x-resume.recordedDecisions`
- * reduced to outcomes, before anything (the thread, the other tabs, the
- * verdict) sees it. Every other event is returned as it is.
+ * reduced to outcomes, before the thread or the other tabs see it. Every
+ * other event is returned as it is.
  */
 export function withRecordedOutcomes(event: AgUiEvent): AgUiEvent {
   const resume =
@@ -36,4 +37,11 @@ export function withRecordedOutcomes(event: AgUiEvent): AgUiEvent {
     ...event,
     metadata: { ...event.metadata, [MetadataKey.resume]: { ...resume, recordedDecisions: outcomes } },
   };
+}
+
+/** A delivery's signal with the decisions an `ALREADY_RESOLVED` recorded reduced to outcomes. */
+export function outcomesOnly(signal: DeliverySignal): DeliverySignal {
+  return signal.type === "run-error" && signal.recordedDecisions
+    ? { ...signal, recordedDecisions: signal.recordedDecisions.map(recordedOutcome) }
+    : signal;
 }

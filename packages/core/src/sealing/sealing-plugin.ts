@@ -33,13 +33,14 @@ export type SealedReason = (typeof SealedReason)[keyof typeof SealedReason];
  */
 export interface SealingPlugin {
   /**
-   * `onSealed`: the namespace's answers this client cannot open, after each read
-   * of the namespace. `onKey`: a key was supplied or changed, so storage holds
-   * what this client could not read.
+   * `report` gets, after each read of the namespace, the answers this client
+   * cannot open (`outbox.sealed`); `onKey`, when a key is supplied or changed,
+   * reads storage again.
    */
-  wrap(
-    store: OutboxStore,
-    onSealed: (entries: readonly SealedEntry[]) => void,
-    onKey: () => void,
-  ): OutboxStore;
+  wrap(store: OutboxStore, report: SealedReport, onKey?: () => void): OutboxStore;
+}
+
+/** Where the sealed entries are reported: the client's outbox state. */
+export interface SealedReport {
+  setState(partial: { readonly sealed: readonly SealedEntry[] }): void;
 }
