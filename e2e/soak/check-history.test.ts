@@ -123,12 +123,22 @@ test("lost is refused where the server recorded the outcome, accepted where it i
   expect(checkHistory(lost("INDETERMINATE"))).toEqual([]);
 });
 
-test("on a server without the contract, lost is refused when the tool's run is on record", () => {
-  const steps = [...base.slice(0, 5), entry("lost")];
+test("lost is refused once a response the client had carried the call's result", () => {
+  const hydrate = (results: string[]): RequestStep => ({
+    kind: "request",
+    tab: 0,
+    loop: "hydrate",
+    answered: true,
+    results,
+  });
   const cards = [{ tab: 0, interruptId: "i1", state: "lost", decisionText: "You approved." }];
+  // Without the contract the server's own record says nothing: what the client saw decides.
   const server = { ...applied().server, contract: false, occurrences: [] };
-  expect(promises(withSteps(steps, { server, cards }))).toEqual(["lost-without-evidence@5"]);
-  expect(checkHistory(withSteps(steps, { server: { ...server, executions: [] }, cards }))).toEqual([]);
+  const lost = (results: string[]) =>
+    withSteps([...base.slice(0, 5), hydrate(results), entry("lost")], { server, cards });
+  expect(promises(lost(["call-1"]))).toEqual(["lost-without-evidence@6"]);
+  expect(checkHistory(lost(["call-2"]))).toEqual([]);
+  expect(checkHistory(lost([]))).toEqual([]);
 });
 
 test("a final verdict followed by another state is caught at the second one", () => {

@@ -191,15 +191,26 @@ function checkVerdictEvidence(history: History, entries: Map<string, IndexedEntr
         });
       continue;
     }
-    // Lost: the server must not hold a recorded outcome, nor a record that nothing ran.
-    const recorded = history.server.contract
-      ? occurrence === "RESOLVED" || occurrence === "REJECTED" || (occurrence === "PENDING" && ran === 0)
-      : approved && ran === 1;
+    // Lost: no response the client had carried the call's result, and a contract server
+    // holds no recorded outcome, nor a record that nothing ran.
+    const call = step.toolCallId ?? step.interruptId;
+    const seen = history.steps
+      .slice(0, index)
+      .some((item) => item.kind === "request" && item.results?.includes(call) === true);
+    if (seen)
+      violations.push({
+        promise: "lost-without-evidence",
+        step: index,
+        message: `shown as lost, but a response before it carried the result of ${call}`,
+      });
+    const recorded =
+      history.server.contract &&
+      (occurrence === "RESOLVED" || occurrence === "REJECTED" || (occurrence === "PENDING" && ran === 0));
     if (recorded)
       violations.push({
         promise: "lost-without-evidence",
         step: index,
-        message: `shown as lost, but the server shows the outcome (occurrence ${occurrence ?? "absent"}, tool ran ${ran} times)`,
+        message: `shown as lost, but the server recorded the outcome (occurrence ${occurrence}, tool ran ${ran} times)`,
       });
   }
   return violations;

@@ -29,6 +29,11 @@ export interface RequestStep {
   /** The Idempotency-Key of a resume. */
   readonly key?: string;
   answered: boolean;
+  /**
+   * The tool calls whose result its complete response carried (a `TOOL_CALL_RESULT`, or a
+   * tool message that is no server's error or rejection text): evidence the client had.
+   */
+  results?: readonly string[];
 }
 
 /** A page (re)loaded: its in-memory state starts over. */

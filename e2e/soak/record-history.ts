@@ -95,6 +95,7 @@ export class HistoryRecorder {
   readonly #pages: Page[] = [];
   readonly #requests = new WeakMap<Request, RequestStep>();
   readonly #waiters = new Set<() => void>();
+  readonly #bodies: Promise<void>[] = [];
 
   /** Starts recording; call before the context opens its first page. */
   static async attach(context: BrowserContext): Promise<HistoryRecorder> {
@@ -105,12 +106,26 @@ export class HistoryRecorder {
       const step = recorder.#requests.get(response.request());
       if (step !== undefined) step.answered = true;
     });
+    context.on("requestfinished", (request) => {
+      const step = recorder.#requests.get(request);
+      if (step === undefined || step.loop === "capabilities") return;
+      const read = async () => {
+        const body = await (await request.response())?.text();
+        if (body !== undefined) step.results = toolResultsIn(body);
+      };
+      recorder.#bodies.push(read().catch(() => undefined));
+    });
     await context.exposeBinding(BINDING, ({ page }, step: Reported) => {
       recorder.steps.push({ ...step, tab: recorder.#tabOf(page) } as HistoryStep);
       for (const wake of recorder.#waiters) wake();
     });
     await context.addInitScript(watchOutboxWrites, BINDING);
     return recorder;
+  }
+
+  /** Waits until every finished response's body has been read for evidence. */
+  async flush(): Promise<void> {
+    await Promise.all(this.#bodies);
   }
 
   /** The thread's answers, as their last recorded write left them. */
@@ -169,6 +184,7 @@ export class HistoryRecorder {
    * closing page still counts, as the entry `page` reads from IndexedDB.
    */
   async closeWithDisk(page: Page): Promise<void> {
+    await this.flush();
     const onDisk = await page.evaluate(
       ([binding, name]) =>
         (
@@ -185,6 +201,37 @@ export class HistoryRecorder {
         this.steps.push({ ...entry, tab });
     }
   }
+}
+
+// Texts the servers write as tool messages that are not a tool's result (an error before
+// or while it ran, a rejection): packages/core/src/outcome/tool-evidence.ts holds them all.
+const NOT_A_RESULT = /^(Error\b|The tool call was denied|User rejected)/;
+
+/** The tool calls a response's events show a result for. */
+function toolResultsIn(body: string): string[] {
+  const calls = new Set<string>();
+  for (const line of body.split(/\r\n|\r|\n/)) {
+    if (!line.startsWith("data:")) continue;
+    let event: { type?: string; toolCallId?: string; content?: unknown; messages?: unknown[] };
+    try {
+      event = JSON.parse(line.slice(5));
+    } catch {
+      continue;
+    }
+    const messages = event.type === "MESSAGES_SNAPSHOT" ? (event.messages ?? []) : [event];
+    for (const item of messages as {
+      type?: string;
+      role?: string;
+      toolCallId?: string;
+      content?: unknown;
+    }[]) {
+      const isResult = item.type === "TOOL_CALL_RESULT" || item.role === "tool";
+      const content = typeof item.content === "string" ? item.content : "";
+      if (isResult && item.toolCallId !== undefined && !NOT_A_RESULT.test(content.trim()))
+        calls.add(item.toolCallId);
+    }
+  }
+  return [...calls];
 }
 
 /** What the server holds for a thread, read once its faults stopped. */

@@ -264,6 +264,7 @@ async function runOne(
     if (scenario === Scenario.signOutDuringDelivery) {
       const violations = await signOutDuringDelivery(random, mock, [first, second], threadId);
       // The sign-out wipes the answer on purpose: what the server did is still held to the promises.
+      await recorder.flush();
       const history = {
         threadId,
         asked: [],
