@@ -100,6 +100,8 @@ export class HistoryRecorder {
   /** Starts recording; call before the context opens its first page. */
   static async attach(context: BrowserContext): Promise<HistoryRecorder> {
     const recorder = new HistoryRecorder();
+    // Pages opened before recording started count too, in the order they were opened.
+    recorder.#pages.push(...context.pages());
     context.on("page", (page) => recorder.#pages.push(page));
     context.on("request", (request) => recorder.#onRequest(request));
     context.on("response", (response) => {
