@@ -174,7 +174,7 @@ function checkTransition(before: OutboxEntry, act: EntryAction, after: OutboxEnt
   // A final verdict is the answer's last word: nothing moves it.
   if (isFinalState(before.state)) expect(after, why).toBe(before);
   for (const field of IDENTITY) expect(after[field], `${why}: ${field}`).toEqual(before[field]);
-  // Attempts count sends: one more per send started, never fewer (a follower mirrors its sender).
+  // Attempts count sends: one more per send started, else unchanged (a follower copies its sender's).
   if (act.type !== "follow") {
     const sent = act.type === "attempt-started" && after !== before;
     expect(after.attempts, why).toBe(before.attempts + (sent ? 1 : 0));
