@@ -210,7 +210,7 @@ export class HistoryRecorder {
 const NOT_A_RESULT = /^(Error\b|The tool call was denied|User rejected)/;
 
 /** The tool calls a response's events show a result for. */
-function toolResultsIn(body: string): string[] {
+export function toolResultsIn(body: string): string[] {
   const calls = new Set<string>();
   for (const line of body.split(/\r\n|\r|\n/)) {
     if (!line.startsWith("data:")) continue;
