@@ -115,6 +115,7 @@ export class HistoryRecorder {
         const body = await (await request.response())?.text();
         if (body !== undefined) step.results = toolResultsIn(body);
       };
+      // A body that cannot be read (a dropped stream) carries no results: the check then claims less, never more.
       recorder.#bodies.push(read().catch(() => undefined));
     });
     await context.exposeBinding(BINDING, ({ page }, step: Reported) => {
