@@ -138,6 +138,9 @@ export class BatchDelivery {
     serverKind: ServerKind,
   ): Array<[string, Verdict]> {
     const verdicts: Array<[string, Verdict]> = [];
+    const sender = this.#book.get(senderKey);
+    // The sender's reason to read the thread holds for the followers, whose mirrored copy may lag.
+    const cutOff = sender !== undefined && outcomeContext(sender, serverKind).cutOffInBatch === true;
     for (const follower of this.#book.followersOf(senderKey)) {
       if (isFinalState(follower.state)) continue;
       // Read for the follower's own tool call: a hydration, or a finished run on a
@@ -148,7 +151,8 @@ export class BatchDelivery {
           : signal?.type === "run-finished" && serverKind === "degraded"
             ? this.#transport.withToolEvidence(follower, signal)
             : signal;
-      const own = seen && classifyOutcome(seen, outcomeContext(follower, serverKind));
+      const context = outcomeContext(follower, serverKind);
+      const own = seen && classifyOutcome(seen, cutOff ? { ...context, cutOffInBatch: true } : context);
       verdicts.push([follower.key, own && SETTLING.has(own.kind) ? own : verdict]);
     }
     return verdicts;

@@ -256,6 +256,17 @@ const CASES: readonly RowCase[] = [
     expected: { kind: "retry" },
   },
   {
+    // One request carried several answers: the code does not say whose tool was cut.
+    row: "batch-indeterminate",
+    server: "contract",
+    signal: { type: "run-error", code: OutcomeCode.INDETERMINATE, message: "cut off" },
+    context: { acked: true, inBatch: true },
+    expected: {
+      kind: "hydrate_then_decide",
+      error: { kind: "run_error", code: OutcomeCode.INDETERMINATE, message: "cut off" },
+    },
+  },
+  {
     row: "indeterminate",
     server: "contract",
     signal: { type: "run-error", code: OutcomeCode.INDETERMINATE, message: "cut off" },
@@ -563,6 +574,14 @@ const CASES: readonly RowCase[] = [
     signal: { type: "hydrated", toolEvidence: "ran", interruptStillOpen: false },
     context: { sentBefore: true },
     expected: { kind: "applied" },
+  },
+  {
+    // Another answer's tool was cut off; this one is open again and nothing ran.
+    row: "hydrated-batch-cut-still-open",
+    server: "contract",
+    signal: { type: "hydrated", toolEvidence: "none", interruptStillOpen: true },
+    context: { acked: true, sentBefore: true, inBatch: true, cutOffInBatch: true },
+    expected: { kind: "needs_user", hydrate: true },
   },
   {
     // Every attempt answered "nothing ran" after RUN_STARTED: still sendable, never lost.
@@ -1068,5 +1087,13 @@ test("a question the server asks again was not answered: never applied, whatever
   }
   // The tool's own result outweighs the new question: it ran.
   const ran = classifyOutcome({ ...again, toolEvidence: "ran" }, context("degraded", { acked: true }));
+  expect(ran.kind).toBe("applied");
+});
+
+test("a batch cut off: the answer whose question closed with no result is lost; one with its result, applied", () => {
+  const cut = context("contract", { acked: true, sentBefore: true, inBatch: true, cutOffInBatch: true });
+  const closed = classifyOutcome({ type: "hydrated", toolEvidence: "none", interruptStillOpen: false }, cut);
+  expect(closed.kind).toBe("lost");
+  const ran = classifyOutcome({ type: "hydrated", toolEvidence: "ran", interruptStillOpen: true }, cut);
   expect(ran.kind).toBe("applied");
 });

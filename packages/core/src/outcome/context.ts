@@ -1,4 +1,5 @@
 import type { Decision, OutboxEntry } from "../outbox/entry";
+import { OutcomeCode } from "../protocol/outcome-codes";
 import type { ServerKind } from "./delivery-signal";
 
 /** What the classifier needs to know besides the signal itself. */
@@ -28,6 +29,14 @@ export interface OutcomeContext {
    * ran the tool, whatever `RUN_STARTED` suggested.
    */
   readonly nothingRan?: boolean;
+  /** The answer was sent with others of its run, in one request (a batch). */
+  readonly inBatch?: boolean;
+  /**
+   * The batch's request was answered `APPROVAL_RESUME_INDETERMINATE`: one tool of
+   * it was cut off, so the same body can never be taken; each answer is read for
+   * its own evidence.
+   */
+  readonly cutOffInBatch?: boolean;
 }
 
 /** A family of servers without the contract whose behaviour needs rules of its own. */
@@ -53,6 +62,9 @@ export function outcomeContext(entry: OutboxEntry, serverKind: ServerKind): Outc
   const earlierAttempts = IN_FLIGHT.has(entry.state) ? entry.attempts - 1 : entry.attempts;
   const serverFamily = serverKind === "degraded" ? serverFamilyOf(entry) : undefined;
   const nothingRan = entry.attempts > 0 && (entry.counters?.nothingRan ?? 0) >= entry.attempts;
+  const inBatch = (entry.batch?.interruptIds.length ?? 0) > 1;
+  // Stored, so a reload reads the hydration that follows as the page before would have.
+  const cutOffInBatch = inBatch && entry.lastError?.code === OutcomeCode.INDETERMINATE;
   return {
     serverKind,
     sentBefore: earlierAttempts > 0,
@@ -60,5 +72,7 @@ export function outcomeContext(entry: OutboxEntry, serverKind: ServerKind): Outc
     decision: entry.decision.kind,
     ...(serverFamily === undefined ? {} : { serverFamily }),
     ...(nothingRan ? { nothingRan } : {}),
+    ...(inBatch ? { inBatch } : {}),
+    ...(cutOffInBatch ? { cutOffInBatch } : {}),
   };
 }

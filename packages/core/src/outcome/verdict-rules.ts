@@ -142,6 +142,8 @@ const NOT_TAKEN = "this answer was not taken and its action did not run. Your an
 const RAN_END_UNSEEN = "The action ran (its result arrived); the end of the run was not seen.";
 const STILL_OPEN =
   "The question is still open on the server and nothing ran; sending again with the same key.";
+const BATCH_CUT =
+  "Another answer of the same request was cut off mid-action; this one's question is open again.";
 const NOT_RUN =
   "The server reported an error before the action could run, so it did not run. Your answer is kept; review it and answer again.";
 
@@ -368,6 +370,20 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
       kind: "retry",
       ...(s.type === "http-status" && s.retryAfterMs !== undefined ? { retryAfterMs: s.retryAfterMs } : {}),
       reason: "Another poll of this background run is in progress; polling again shortly.",
+      error: errorOf(s),
+    }),
+  }),
+  row({
+    // The server names no interrupt in this code's RUN_ERROR (the cut tool's, when
+    // it does): only a hydration tells which answer's question is open again.
+    id: "batch-indeterminate",
+    servers: CONTRACT,
+    verdict: "hydrate_then_decide",
+    on: CODED,
+    when: (s, c) => c.inBatch === true && s.code === OutcomeCode.INDETERMINATE,
+    decide: (s) => ({
+      kind: "hydrate_then_decide",
+      reason: "One action of this batch was cut off; checking the conversation for what each answer did.",
       error: errorOf(s),
     }),
   }),
@@ -726,6 +742,25 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
       recordedDecisions: [],
       reason: "The question was answered differently elsewhere: it was rejected, and the action did not run.",
       error: null,
+    }),
+  }),
+  row({
+    // Another answer of the batch was cut off: this one's question is open again (its
+    // result, if its tool ran, kept for the resend), but the same body is refused for good.
+    id: "hydrated-batch-cut-still-open",
+    servers: CONTRACT,
+    verdict: "needs_user",
+    on: ["hydrated"],
+    when: (s, c) =>
+      c.cutOffInBatch === true &&
+      s.interruptStillOpen &&
+      (s.toolEvidence === "none" || s.toolEvidence === "not_run"),
+    decide: () => ({
+      kind: "needs_user",
+      hydrate: true,
+      reason:
+        "Another action sent with it was cut off, so the server set this answer aside: its question is open again. Your answer is kept; send it again on its own (an action that already ran never runs twice).",
+      error: { kind: "run_error", message: BATCH_CUT },
     }),
   }),
   row({

@@ -114,6 +114,14 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     signal: "BACKGROUND_POLL_IN_PROGRESS",
     description: "A concurrent poll of the same token won; poll again later.",
   },
+  "batch-indeterminate": {
+    signal:
+      "RUN_ERROR APPROVAL_RESUME_INDETERMINATE answering a request that carried several answers of one run",
+    description:
+      "One tool of the batch was cut off mid-execution; the others rolled back (their questions open again, stored results kept). The code names no answer, so the thread is read for each one's own evidence.",
+    decision:
+      "Each answer its own verdict: a tool result → applied; the question no longer open with no result → lost; open with nothing run → needs you (hydrated-batch-cut-still-open).",
+  },
   indeterminate: {
     signal: "…_INDETERMINATE (APPROVAL_RESUME_INDETERMINATE, BACKGROUND_TOOL_RESULT_INDETERMINATE)",
     description:
@@ -274,6 +282,14 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     signal: "hydration after an approval: the thread shows the server's rejection marker for the call",
     description:
       "Another device rejected first (Agent Framework stores a rejection as a tool message): nothing ran.",
+  },
+  "hydrated-batch-cut-still-open": {
+    signal:
+      "hydration after a batch answered APPROVAL_RESUME_INDETERMINATE: this answer's question still open, no tool result",
+    description:
+      "The cut-off tool was another answer's: this one rolled back to PENDING (a result its tool left is kept there and re-used, never run again), so it is not lost.",
+    decision:
+      "Needs you, the answer kept, never retried as is: the same body carries the cut-off answer, which the server refuses for good (INDETERMINATE is never retried automatically), so the person sends this one again on its own.",
   },
   "hydrated-approve-nothing-ran": {
     signal:
