@@ -66,7 +66,11 @@ export default defineConfig({
         test: {
           name: "node",
           root: repo,
-          include: ["packages/*/src/**/*.test.{ts,tsx}", "packages/*/test/**/*.test.{ts,tsx}"],
+          include: [
+            "packages/*/src/**/*.test.{ts,tsx}",
+            "packages/*/test/**/*.test.{ts,tsx}",
+            "scripts/*.test.mjs",
+          ],
           exclude: ["**/*.browser.test.{ts,tsx}", "**/node_modules/**"],
           setupFiles: [`${repo}packages/core/test/setup-node.ts`],
           environment: "node",
