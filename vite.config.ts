@@ -69,6 +69,7 @@ export default defineConfig({
           include: [
             "packages/*/src/**/*.test.{ts,tsx}",
             "packages/*/test/**/*.test.{ts,tsx}",
+            "e2e/soak/**/*.test.ts",
             "scripts/*.test.mjs",
           ],
           exclude: ["**/*.browser.test.{ts,tsx}", "**/node_modules/**"],

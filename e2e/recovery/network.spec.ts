@@ -4,6 +4,7 @@
 // browser, and nothing depends on how fast the machine is: a transient card status is
 // recorded as it changes, not polled for while it lasts.
 import type { Page } from "@playwright/test";
+import { expect, test } from "../soak/history-test";
 import {
   approvalCard,
   approve,
@@ -14,7 +15,6 @@ import {
   openThread,
   outboxRows,
 } from "../support/demo-page";
-import { expect, test } from "../support/fixtures";
 
 async function expectApplied(page: Page, status: RegExp | string = /^Applied/): Promise<void> {
   await expect(cardStatus(page)).toHaveText(status, { timeout: 20_000 });

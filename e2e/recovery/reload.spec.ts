@@ -1,5 +1,6 @@
 // A reload at each stage of a delivery: the answer kept in IndexedDB is delivered once.
 import type { Request, Route } from "@playwright/test";
+import { expect, test } from "../soak/history-test";
 import {
   approvalCard,
   approve,
@@ -11,7 +12,6 @@ import {
   outboxRows,
   watchResumes,
 } from "../support/demo-page";
-import { expect, test } from "../support/fixtures";
 
 const APPLIED = "Applied.";
 

@@ -1,21 +1,21 @@
 // Runs one schedule in a fresh browser context: ask, answer, disturb, settle, observe.
 import { randomUUID } from "node:crypto";
 import { type Browser, expect, type Page } from "@playwright/test";
-import {
-  approvalCard,
-  askToDeploy,
-  CONTRACT,
-  DEGRADED,
-  openThread,
-  readStoredEntries,
-  type StoredEntry,
-} from "../support/demo-page";
+import { approvalCard, askToDeploy, CONTRACT, DEGRADED, openThread } from "../support/demo-page";
 import type { MockControl } from "../support/mock-control";
-import { type CardView, checkInvariants, FINAL_VERDICTS } from "./invariants";
+import { checkHistory } from "./check-history";
+import { formatViolations, historyExcerpt } from "./describe-history";
+import { type CardView, CLIENT_BUDGETS, type EntryStep, type History } from "./history";
+import { HistoryRecorder, readServerTruth } from "./record-history";
 import type { Schedule } from "./schedule";
 
 export interface ScheduleResult {
+  /** Each broken promise, the earliest step first. */
   readonly violations: string[];
+  /** The history up to the first violation, when there is one. */
+  readonly excerpt: string[];
+  /** The whole history, one line per step. */
+  readonly history: string[];
   readonly executions: number;
   readonly verdict: string;
   readonly ms: number;
@@ -51,18 +51,8 @@ async function ask(page: Page, schedule: Schedule): Promise<void> {
   await expect(page.locator('[data-testid="approval-card"][data-state="unanswered"]')).toHaveCount(2);
 }
 
-async function waitUntilSettled(page: Page, threadId: string): Promise<StoredEntry[]> {
-  const deadline = Date.now() + SETTLE_MS;
-  for (;;) {
-    const entries = (await readStoredEntries(page)).filter((entry) => entry.threadId === threadId);
-    const settled = entries.length > 0 && entries.every((entry) => FINAL_VERDICTS.has(entry.state));
-    if (settled || Date.now() > deadline) return entries;
-    await page.waitForTimeout(50);
-  }
-}
-
 /** Every card of one tab, as the person sees it. */
-async function readCards(page: Page, tab: number, entries: readonly StoredEntry[]): Promise<CardView[]> {
+async function readCards(page: Page, tab: number, entries: readonly EntryStep[]): Promise<CardView[]> {
   const views: CardView[] = [];
   for (const entry of entries) {
     const card = page.locator(`[data-testid="approval-card"][data-interrupt-id="${entry.interruptId}"]`);
@@ -99,6 +89,7 @@ export async function runSchedule(
   await mock.reset();
   await mock.setMode(schedule.server);
   const context = await browser.newContext({ baseURL });
+  const recorder = await HistoryRecorder.attach(context);
   // Capabilities failing at start: the client must send nothing until it knows the server.
   let capabilityFailures = schedule.capabilityFailures;
   if (capabilityFailures > 0) {
@@ -153,24 +144,31 @@ export async function runSchedule(
     const open = tabs.flatMap((page, tab) => (page === null ? [] : [{ page, tab }]));
     const watcher = open[0];
     if (watcher === undefined) throw new Error("no tab left open");
-    const entries = await waitUntilSettled(watcher.page, threadId);
+    await recorder.settled(threadId, SETTLE_MS);
+    await recorder.closeWithDisk(watcher.page);
+    const entries = recorder.latest(threadId);
     mark("settle");
     if (disturbed !== undefined) marks.push(`disturbed: ${await disturbed}`);
     const cards: CardView[] = [];
     for (const { page, tab } of open) cards.push(...(await readCards(page, tab, entries)));
-    const executions = await mock.ledger(threadId);
+    const server = await readServerTruth(mock, threadId, schedule.server === "fixed");
     mark("observe");
-    const violations = checkInvariants({
-      decision: schedule.decision,
-      interruptIds,
-      entries,
-      executions,
-      occurrences: await mock.occurrences(threadId),
+    const history: History = {
+      threadId,
+      asked: interruptIds,
+      steps: recorder.steps,
+      server,
       cards,
-    });
+      budgets: CLIENT_BUDGETS,
+      requireFinal: true,
+    };
+    const violations = checkHistory(history);
+    const earliest = violations[0];
     return {
-      violations,
-      executions: executions.length,
+      violations: formatViolations(history, violations),
+      excerpt: earliest === undefined ? [] : historyExcerpt(history, earliest.step),
+      history: historyExcerpt(history, history.steps.length, history.steps.length),
+      executions: server.executions.length,
       verdict: entries.map((entry) => entry.state).join("+") || "none",
       ms: Date.now() - started,
       phases: marks.join(", "),
@@ -179,6 +177,8 @@ export async function runSchedule(
     const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
     return {
       violations: [`the schedule could not run: ${message}`],
+      excerpt: [],
+      history: [],
       executions: 0,
       verdict: "error",
       ms: Date.now() - started,

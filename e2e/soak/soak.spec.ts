@@ -1,6 +1,7 @@
 // The seeded chaos soak. `npm test` runs a few schedules from a fixed seed; `npm run soak`
 // runs SOAK_RUNS schedules (default 20) from SOAK_SEED (default: random, printed).
 // A failing schedule prints its seed: `SOAK_SEED=<seed> SOAK_RUNS=1 npm run soak` replays it.
+// Each schedule's history is judged by check-history.ts; SOAK_HISTORY=1 prints every history.
 import { expect, test } from "@playwright/test";
 import { MockControl } from "../support/mock-control";
 import { scheduleSeed } from "./prng";
@@ -23,7 +24,7 @@ interface SoakMetadata {
 
 const FIXED_SEED = 20_261_129;
 
-test("chaos soak: every answer settles, none is dropped, no tool runs twice", async ({
+test("chaos soak: every schedule's history keeps every promise (check-history.ts)", async ({
   browser,
 }, testInfo) => {
   const metadata = testInfo.project.metadata as SoakMetadata;
@@ -74,10 +75,14 @@ test("chaos soak: every answer settles, none is dropped, no tool runs twice", as
     verdicts.set(result.verdict, (verdicts.get(result.verdict) ?? 0) + 1);
     if (verbose)
       console.log(`  ${describe(schedule)} → ${result.verdict} (${result.ms} ms: ${result.phases})`);
+    if (process.env.SOAK_HISTORY === "1") console.log(result.history.map((line) => `    ${line}`).join("\n"));
     if (result.violations.length > 0) {
       const lines = [
         `VIOLATION ${describe(schedule)} → ${result.verdict}`,
         ...result.violations.map((violation) => `  - ${violation}`),
+        ...(result.excerpt.length > 0
+          ? ["  history up to the first violation:", ...result.excerpt.map((line) => `    ${line}`)]
+          : []),
         `  replay: ${replicas ? "SOAK_TOPOLOGY=replicas " : ""}SOAK_SEED=${schedule.seed} SOAK_RUNS=1 npm run soak`,
       ];
       console.log(lines.join("\n"));

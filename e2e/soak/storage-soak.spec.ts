@@ -15,8 +15,11 @@ import {
   readStoredEntries,
 } from "../support/demo-page";
 import { type Fault, MockControl } from "../support/mock-control";
-import { checkInvariants, FINAL_VERDICTS } from "./invariants";
+import { checkHistory } from "./check-history";
+import { formatViolations } from "./describe-history";
+import { CLIENT_BUDGETS } from "./history";
 import { mulberry32, type Random, scheduleSeed } from "./prng";
+import { HistoryRecorder, readServerTruth } from "./record-history";
 
 interface SoakMetadata {
   readonly mockUrl: string;
@@ -50,19 +53,6 @@ function drawFaults(random: Random): Omit<Fault, "threadId">[] {
     () => ({ point: "mid-stream", action: "drop", afterEvents: random.int(1, 5) }),
   ];
   return Array.from({ length: random.int(0, 2) }, () => random.pick(pool)());
-}
-
-async function settledEntries(page: Page, threadId: string) {
-  const deadline = Date.now() + SETTLE_MS;
-  for (;;) {
-    const entries = (await readStoredEntries(page)).filter((entry) => entry.threadId === threadId);
-    if (
-      (entries.length > 0 && entries.every((entry) => FINAL_VERDICTS.has(entry.state))) ||
-      Date.now() > deadline
-    )
-      return entries;
-    await page.waitForTimeout(50);
-  }
 }
 
 /** The thread of a background start request (a run POST with `forwardedProps.background`), else null. */
@@ -201,6 +191,7 @@ async function runOne(
   const threadId = `storage-soak-${seed}-${randomUUID().slice(0, 4)}`;
   await mock.reset();
   const context = await browser.newContext({ baseURL });
+  const recorder = await HistoryRecorder.attach(context);
   try {
     const first = await newTab(context);
     if (scenario === Scenario.twoTabsBackground) {
@@ -272,6 +263,19 @@ async function runOne(
     await second.locator('[data-testid="approval-card"][data-state="unanswered"]').waitFor();
     if (scenario === Scenario.signOutDuringDelivery) {
       const violations = await signOutDuringDelivery(random, mock, [first, second], threadId);
+      // The sign-out wipes the answer on purpose: what the server did is still held to the promises.
+      await recorder.flush();
+      const history = {
+        threadId,
+        asked: [],
+        steps: recorder.steps,
+        server: await readServerTruth(mock, threadId, true),
+        cards: [],
+        budgets: CLIENT_BUDGETS,
+        requireFinal: false,
+      };
+      const kept = checkHistory(history).filter((violation) => violation.promise !== "settles");
+      violations.push(...formatViolations(history, kept));
       return { violations, verdict: "signed-out" };
     }
     const interruptId = (await approvalCard(first).getAttribute("data-interrupt-id")) ?? "";
@@ -296,31 +300,33 @@ async function runOne(
       for (const page of tabs)
         if (!(await responsive(page))) violations.push("a tab froze after the upgrade");
     }
-    const entries = await settledEntries(watcher, threadId);
+    await recorder.settled(threadId, SETTLE_MS);
+    await recorder.closeWithDisk(watcher);
+    const entries = recorder.latest(threadId);
     const card = approvalCard(watcher);
     // Gives the card up to 5 s to catch up with storage; a card that never does is not
-    // dropped here but reported by checkInvariants below, from its state read after.
+    // dropped here but reported by the checker below, from its state read after.
     await expect(card)
       .toHaveAttribute("data-state", entries[0]?.state ?? "", { timeout: 5000 })
       .catch(() => {});
     const decision = card.getByTestId("approval-decision");
-    violations.push(
-      ...checkInvariants({
-        decision: "approve",
-        interruptIds: [interruptId],
-        entries,
-        executions: await mock.ledger(threadId),
-        occurrences: await mock.occurrences(threadId),
-        cards: [
-          {
-            tab: 0,
-            interruptId,
-            state: (await card.count()) === 1 ? await card.getAttribute("data-state") : null,
-            decisionText: (await decision.count()) === 1 ? await decision.textContent() : null,
-          },
-        ],
-      }),
-    );
+    const history = {
+      threadId,
+      asked: [interruptId],
+      steps: recorder.steps,
+      server: await readServerTruth(mock, threadId, true),
+      cards: [
+        {
+          tab: tabs.indexOf(watcher),
+          interruptId,
+          state: (await card.count()) === 1 ? await card.getAttribute("data-state") : null,
+          decisionText: (await decision.count()) === 1 ? await decision.textContent() : null,
+        },
+      ],
+      budgets: CLIENT_BUDGETS,
+      requireFinal: true,
+    };
+    violations.push(...formatViolations(history, checkHistory(history)));
     return { violations, verdict: entries.map((entry) => entry.state).join("+") || "none" };
   } catch (error) {
     const message = error instanceof Error ? error.message.split("\n")[0] : String(error);

@@ -92,6 +92,10 @@ export class MockControl {
     );
   }
 
+  async mode(): Promise<MockMode> {
+    return (await json<{ mode: MockMode }>(await this.#fetch("/__mode"), "/__mode")).mode;
+  }
+
   async ledger(threadId: string): Promise<Execution[]> {
     const path = `/__ledger?threadId=${encodeURIComponent(threadId)}`;
     return (await json<{ executions: Execution[] }>(await this.#fetch(path), "/__ledger")).executions;

@@ -7,6 +7,7 @@ export default defineConfig(
     protocol: "src/protocol/public.ts",
     validator: "src/answer/validate-answer.ts",
     "background-runs": "src/background-runs.ts",
+    sealing: "src/sealing.ts",
     testing: "src/testing/index.ts",
     "verdict-table": "src/verdict-table.ts",
   }),

@@ -35,6 +35,7 @@ export function frozenClient(input: FrozenClientInput): OutboxClient {
     ready: true,
     durable: true,
     storageError: null,
+    sealed: [],
     entries: input.entries,
   });
   const handles = new Map<string, ThreadHandle>(

@@ -65,6 +65,7 @@ export {
 export { DEFAULT_RETENTION_MS } from "./outbox/reducer";
 export { type DeliverySignal, ServerKind } from "./outcome/delivery-signal";
 export { type Verdict, VerdictKind } from "./outcome/verdict";
+export type { SealedEntry, SealingPlugin } from "./sealing/sealing-plugin";
 // The verdict table with its prose (VERDICT_TABLE, verdictTableMarkdown) is for docs,
 // and the verdict function (classifyOutcome) loads with the code that sends: both
 // are in "@agui-outbox/core/verdict-table". A re-export here would keep the rules in

@@ -16,6 +16,7 @@ test("importing every entry leaves zod's configuration, listeners and storage al
   await import("@agui-outbox/core/protocol");
   await import("@agui-outbox/core/testing");
   await import("@agui-outbox/core/verdict-table");
+  await import("@agui-outbox/core/sealing");
   // Unbundled, `@ag-ui/core` loads classic zod, which installs its own English messages
   // (zod's doing, in any app that imports it); the SDK sets nothing, jitless least of all.
   const {

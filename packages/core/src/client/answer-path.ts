@@ -174,17 +174,14 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
   };
 }
 
-/** The winning entry's decision, in the shape the server records decisions in. */
+/** The winning entry's decision as an outcome: approved or not, never its payload. */
 function recordedDecisionOf(entry: OutboxEntry): RecordedDecision {
   const decision = entry.decision;
   if (decision.kind === "cancel") return { interruptId: entry.interruptId, status: "cancelled" };
   return {
     interruptId: entry.interruptId,
     status: "resolved",
-    payload:
-      decision.kind === "approve"
-        ? { approved: true, ...(decision.editedArgs ? { editedArgs: decision.editedArgs } : {}) }
-        : { approved: false, ...(decision.reason === undefined ? {} : { reason: decision.reason }) },
+    payload: { approved: decision.kind === "approve" },
   };
 }
 

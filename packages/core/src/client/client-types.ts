@@ -2,6 +2,7 @@ import type { BackgroundRunRecord, BackgroundRunsState, StartBackgroundRunInput 
 import type { OutboxEntry } from "../outbox/entry";
 import type { OutboxStore } from "../outbox/outbox-store";
 import type { PlanRetryOptions } from "../retry/plan-retry";
+import type { SealingPlugin } from "../sealing/sealing-plugin";
 import type { ReadonlyStore } from "../thread/thread-registry";
 import type { ThreadState } from "../thread/thread-state";
 import type { BackgroundRunsPlugin } from "./background-plugin";
@@ -58,6 +59,13 @@ export interface OutboxClientOptions {
    * @default undefined (no background runs)
    */
   readonly backgroundRuns?: BackgroundRunsPlugin;
+  /**
+   * Answers sealed at rest with the signed-in user's key: `sealAnswers()` from
+   * `@agui-outbox/core/sealing`, then `setKey(key)` after sign-in. Applies to
+   * every storage; answers are refused (`sealing_key_missing`) until a key is set.
+   * @default undefined (stored as written)
+   */
+  readonly sealing?: SealingPlugin;
 }
 
 /** What the person decided about one interrupt. */

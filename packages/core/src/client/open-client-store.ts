@@ -15,13 +15,25 @@ export interface OpenedClientStore {
 
 /** Opens the store the options ask for and reports its durability on the outbox state. */
 export interface StoreEvents {
-  /** The IndexedDB store reopened after a close (another tab upgraded it): read it again. */
+  /** Storage holds what this tab has not read (it reopened after a close, a sealing key arrived): read it again. */
   readonly onReopen?: () => void;
   /** What the page holds, to go on from in memory when the database is gone for good. */
   readonly seed?: () => FallbackSeed;
 }
 
 export async function openClientStore(
+  options: OutboxClientOptions,
+  deps: OutboxDeps,
+  outboxStore: StoreApi<OutboxState>,
+  events: StoreEvents = {},
+): Promise<OpenedClientStore> {
+  const opened = await openPlainStore(options, deps, outboxStore, events);
+  // A key opens what was withheld: read storage again, as after a reopen.
+  const store = options.sealing?.wrap(opened.store, outboxStore, events.onReopen);
+  return store ? { ...opened, store } : opened;
+}
+
+async function openPlainStore(
   options: OutboxClientOptions,
   deps: OutboxDeps,
   outboxStore: StoreApi<OutboxState>,

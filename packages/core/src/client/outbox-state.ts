@@ -1,6 +1,7 @@
 import type { OutboxError } from "../errors/outbox-error";
 import type { OutboxEntry } from "../outbox/entry";
 import type { ServerKind } from "../outcome/delivery-signal";
+import type { SealedEntry } from "../sealing/sealing-plugin";
 
 /** The outbox as the app sees it: every entry of the namespace, and whether they survive a reload. */
 export interface OutboxState {
@@ -12,6 +13,11 @@ export interface OutboxState {
   readonly storageError: OutboxError | null;
   /** Oldest first. */
   readonly entries: readonly OutboxEntry[];
+  /**
+   * Answers stored sealed (`sealing`) that this client cannot open yet: kept,
+   * not sent, until the key that opens them is supplied.
+   */
+  readonly sealed: readonly SealedEntry[];
 }
 
 /**
@@ -59,6 +65,7 @@ export const initialOutboxState: OutboxState = {
   durable: false,
   storageError: null,
   entries: [],
+  sealed: [],
 };
 
 export const initialConnectionState: ConnectionState = {

@@ -1,6 +1,7 @@
 import type { OutboxDeps } from "../client/deps";
 import { isOutboxError } from "../errors/outbox-error";
 import { EntryState, type OutboxEntry } from "../outbox/entry";
+import { outcomesOnly, withRecordedOutcomes } from "../outbox/recorded-outcome";
 import { classifyOutcome } from "../outcome/classify";
 import { outcomeContext } from "../outcome/context";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
@@ -158,7 +159,7 @@ export class DeliveryTransport {
     }
     if (status.terminal) {
       const terminal = terminalSignal(status.terminal as AgUiEvent);
-      if (terminal) return terminal;
+      if (terminal) return outcomesOnly(terminal);
     }
     return { type: "run-status", status: "running" };
   }
@@ -265,8 +266,10 @@ export class DeliveryTransport {
       maxEventBytes: this.#options.maxEventBytes,
       signal: abort,
       onRetry: (ms) => this.#options.onServerRetry(ms),
-      onEvent: (event, cursor) => this.#onEvent(key, event, cursor),
-    });
+      // An answer the server echoes that this client did not write goes no further:
+      // not to the thread, the other tabs or the entry (docs/decisions.md).
+      onEvent: (event, cursor) => this.#onEvent(key, withRecordedOutcomes(event), cursor),
+    }).then(outcomesOnly);
     // What follows (classifying, re-attaching from the cursor) reads the stored progress.
     await this.#options.book.settled(key);
     const entry = this.#options.book.get(key);

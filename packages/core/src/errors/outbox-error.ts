@@ -47,6 +47,11 @@ export const ErrorKind = {
    * fetched; the answers are kept, unsent, and the load is tried again.
    */
   senderUnavailable: "sender_unavailable",
+  /**
+   * Answers are sealed at rest (`sealing`) and no key opens this one: none was
+   * supplied yet, or another. Nothing was stored; stored answers stay sealed.
+   */
+  sealingKeyMissing: "sealing_key_missing",
   /** The client was disposed. */
   disposed: "disposed",
 } as const;

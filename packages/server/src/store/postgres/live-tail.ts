@@ -90,6 +90,7 @@ export class LiveTail {
     this.#timer = undefined;
     const client = this.#client;
     this.#client = undefined;
+    // end() on a client being let go can only fail as the connection already did: nothing to record.
     await Promise.all([this.#connecting, client?.end().catch(() => {})]);
   }
 
@@ -107,11 +108,13 @@ export class LiveTail {
       await client.connect();
       await client.query(`LISTEN ${quoteIdent(this.#channel)}`);
     } catch (error) {
+      // The connect's failure is what #retry records; end() on the failed client can only repeat it.
       void client.end().catch(() => {});
       if (this.#state.name === "connecting") this.#retry(attempt, error);
       return;
     }
     if (this.#state.name !== "connecting") {
+      // Closed while connecting: the client is surplus, and an error ending it concerns no one.
       await client.end().catch(() => {});
       return;
     }
@@ -124,6 +127,7 @@ export class LiveTail {
   #lost(client: Client, error: Error): void {
     if (client !== this.#client) return;
     this.#client = undefined;
+    // The loss itself is recorded by #retry below; ending the dead client adds nothing.
     void client.end().catch(() => {});
     this.#wakeAll();
     this.#retry(0, error);

@@ -1,0 +1,47 @@
+import type { DeliverySignal } from "../outcome/delivery-signal";
+import type { AgUiEvent } from "../protocol";
+import { MetadataKey, type RecordedDecision } from "../protocol/extensions";
+
+/**
+ * What is kept of a decision the server recorded for someone else: resolved or
+ * cancelled, and whether it was approved. The recorded payload is another
+ * answer (its edited arguments, its reason) that this client did not write, so
+ * it is never stored or broadcast; the kind stays because it is the outcome of
+ * the person's own question, which the thread shows them anyway.
+ */
+export function recordedOutcome({ interruptId, status, payload }: RecordedDecision): RecordedDecision {
+  const said = payload as { approved?: unknown; accepted?: unknown } | null | undefined;
+  const approved = status === "resolved" ? (said?.approved ?? said?.accepted) : undefined;
+  return typeof approved === "boolean"
+    ? { interruptId, status, payload: { approved } }
+    : { interruptId, status };
+}
+
+/**
+ * A run's event with an `ALREADY_RESOLVED`'s `x-resume.recordedDecisions`
+ * reduced to outcomes, before the thread or the other tabs see it. Every
+ * other event is returned as it is.
+ */
+export function withRecordedOutcomes(event: AgUiEvent): AgUiEvent {
+  const resume =
+    event.type === "RUN_ERROR"
+      ? (event.metadata?.[MetadataKey.resume] as { recordedDecisions?: unknown } | undefined)
+      : undefined;
+  const recorded = resume?.recordedDecisions;
+  if (!Array.isArray(recorded)) return event;
+  // An element that is not a decision stays one that is not: the conflict's check refuses it.
+  const outcomes = recorded.map((one: RecordedDecision | null) =>
+    recordedOutcome(one ?? ({} as RecordedDecision)),
+  );
+  return {
+    ...event,
+    metadata: { ...event.metadata, [MetadataKey.resume]: { ...resume, recordedDecisions: outcomes } },
+  };
+}
+
+/** A delivery's signal with the decisions an `ALREADY_RESOLVED` recorded reduced to outcomes. */
+export function outcomesOnly(signal: DeliverySignal): DeliverySignal {
+  return signal.type === "run-error" && signal.recordedDecisions
+    ? { ...signal, recordedDecisions: signal.recordedDecisions.map(recordedOutcome) }
+    : signal;
+}
