@@ -70,6 +70,7 @@ export default defineConfig({
             "packages/*/src/**/*.test.{ts,tsx}",
             "packages/*/test/**/*.test.{ts,tsx}",
             "e2e/soak/**/*.test.ts",
+            "scripts/*.test.mjs",
           ],
           exclude: ["**/*.browser.test.{ts,tsx}", "**/node_modules/**"],
           setupFiles: [`${repo}packages/core/test/setup-node.ts`],

@@ -3,6 +3,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { ensureDependencies } from "./ensure-deps.mjs";
+import { startMock } from "./mock-process.mjs";
 import { superviseUntilReady } from "./supervise.mjs";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
@@ -25,15 +26,7 @@ execFileSync(
 );
 
 const children = [
-  spawn(
-    `${repo}node_modules/.bin/tsx`,
-    ["--conditions=@agui-outbox/source", `${repo}packages/mock-server/src/cli.ts`],
-    {
-      cwd: repo,
-      stdio: "inherit",
-      env: { ...process.env, PORT: mockPort, MOCK_STORE: process.env.MOCK_STORE ?? "file" },
-    },
-  ),
+  startMock("demo", mockPort),
   spawn(`${repo}node_modules/.bin/vite`, ["preview", "--config", `${repo}vite.config.ts`], {
     cwd: repo,
     stdio: ["ignore", "ignore", "inherit"],

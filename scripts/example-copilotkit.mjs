@@ -5,6 +5,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { ensureDependencies } from "./ensure-deps.mjs";
 import { ensureCopilotKitExample } from "./ensure-example.mjs";
+import { startMock } from "./mock-process.mjs";
 import { superviseUntilReady } from "./supervise.mjs";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
@@ -28,15 +29,7 @@ execFileSync(`${repo}node_modules/.bin/vite`, ["build", "--config", config, "--l
 });
 
 const children = [
-  spawn(
-    `${repo}node_modules/.bin/tsx`,
-    ["--conditions=@agui-outbox/source", `${repo}packages/mock-server/src/cli.ts`],
-    {
-      cwd: repo,
-      stdio: "inherit",
-      env: { ...env, PORT: mockPort, MOCK_STORE: process.env.MOCK_STORE ?? "file" },
-    },
-  ),
+  startMock("copilotkit", mockPort, env),
   spawn(`${repo}node_modules/.bin/vite`, ["preview", "--config", config], {
     cwd: repo,
     stdio: ["ignore", "ignore", "inherit"],

@@ -32,9 +32,11 @@ async function focusedTestId(page: Page): Promise<string | null> {
   return page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? null);
 }
 
-/** Sends the composer's message with the keyboard alone. */
+/** Writes the request and sends it with the keyboard alone (Send empties the composer). */
 async function askByKeyboard(page: Page): Promise<void> {
   await tabTo(page, '[data-testid="composer-input"]');
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.type("please deploy to prod");
   await page.keyboard.press("Enter");
   await approvalCard(page).getByRole("heading", { name: "Deploy to prod?" }).waitFor();
 }

@@ -59,6 +59,21 @@ test("answer, reload during delivery: applied in the new page, ledger 1, the car
   expect(await verifyRuns(page)).toBeGreaterThanOrEqual(1);
 });
 
+test("a rejection: the page says it was delivered, never applied; ledger 0", async ({
+  page,
+  mock,
+  threadId,
+}) => {
+  await openThread(page, threadId);
+  await askToDeploy(page);
+  await card(page).getByRole("button", { name: "Reject" }).click();
+  await expect(answerStatus(page)).toHaveAttribute("data-state", "applied", { timeout: 20_000 });
+  // The sentences @agui-outbox/react's card uses: a rejection ran nothing.
+  await expect(answerStatus(page)).toHaveText("You rejected. Rejection delivered.");
+  await expect(page.getByTestId("verdict")).toHaveText("Rejection delivered.");
+  expect(await mock.ledger(threadId)).toEqual([]);
+});
+
 test("offline, answer, online: applied, ledger 1", async ({ page, context, mock, threadId }) => {
   await openThread(page, threadId);
   await askToDeploy(page);

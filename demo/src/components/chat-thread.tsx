@@ -44,6 +44,8 @@ export function ChatThread(props: { threadId: string }): ReactNode {
     const text = draft.trim();
     if (!text) return;
     setSendError(null);
+    // Sent is sent: a second Enter in a full composer would ask the agent again.
+    setDraft("");
     // The second button sends the message as a background run, polled with a
     // continuation token that survives reloads.
     const asBackground = (event.nativeEvent as SubmitEvent).submitter?.dataset.mode === "background";

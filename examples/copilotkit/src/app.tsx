@@ -1,24 +1,9 @@
 import { DurableEventName, DurableRunErrorCode, type VerdictDetail } from "@agui-outbox/agent";
-import type { OutboxEntry } from "@agui-outbox/core";
+import { describeDecision, describeVerdict } from "@agui-outbox/react";
 import { useAgent, useCopilotKit, useInterrupt } from "@copilotkit/react-core/v2";
 import { type FormEvent, useEffect, useState, useSyncExternalStore } from "react";
 import { agent as durable } from "./agent";
 import { ApprovalCard } from "./approval-card";
-
-const STATUS: Record<OutboxEntry["state"], string> = {
-  queued: "Saved, sending…",
-  held: "Saved: sent with the answers to this run's other questions.",
-  sending: "Sending…",
-  streaming: "Delivering…",
-  retry_wait: "Waiting to retry…",
-  stalled: "Not delivered yet: resumes when the browser is back online.",
-  paused: "Paused: sign in again.",
-  applied: "Applied.",
-  elsewhere: "Answered elsewhere.",
-  lost: "Lost: the tool may have run. Your answer is kept.",
-  needs_user: "Needs you: answer again.",
-  expired: "Expired.",
-};
 
 const VERDICT: Record<VerdictDetail["verdict"], string> = {
   applied: "Applied",
@@ -85,6 +70,14 @@ export function App() {
   };
 
   const answers = outbox.entries.filter((entry) => entry.threadId === agent.threadId);
+  // The card's own sentences (@agui-outbox/react): a delivered rejection never reads "Applied".
+  const context = { serverKind: connection.serverKind, online: connection.online };
+  // The event's key names the answer that settled the question, which may be another
+  // tab's: only an applied answer's own entry says what this verdict did.
+  const appliedEntry =
+    verdict?.verdict === "applied"
+      ? outbox.entries.find((entry) => entry.key === verdict.key && entry.state === "applied")
+      : undefined;
   return (
     <main>
       <header>
@@ -113,21 +106,16 @@ export function App() {
       <section aria-live="polite">{card}</section>
       {verdict ? (
         <p data-testid="verdict" data-verdict={verdict.verdict}>
-          {VERDICT[verdict.verdict]}
-          {verdict.detail ? `: ${verdict.detail}` : "."}
+          {appliedEntry
+            ? describeVerdict(appliedEntry, context).sentence
+            : `${VERDICT[verdict.verdict]}${verdict.detail ? `: ${verdict.detail}` : "."}`}
         </p>
       ) : null}
       {runError ? <p role="alert">{runError}</p> : null}
       <ul aria-label="Answers" data-testid="answers">
         {answers.map((entry) => (
           <li key={entry.key} data-testid="answer-status" data-state={entry.state}>
-            {entry.decision.kind === "approve"
-              ? "Approved"
-              : entry.decision.kind === "reject"
-                ? "Rejected"
-                : "Cancelled"}
-            {" — "}
-            {STATUS[entry.state]}
+            {`${describeDecision(entry.decision)} ${describeVerdict(entry, context).sentence}`}
             {entry.attempts > 1 ? ` (${entry.attempts} attempts)` : ""}
             {entry.state === "stalled" || entry.state === "retry_wait" ? (
               <button type="button" onClick={() => void durable.client.retryNow(entry.key)}>

@@ -19,7 +19,8 @@ export interface DefaultApprovalCardProps {
 /**
  * A ready-made approval card: the question, an argument editor generated from
  * `responseSchema` that validates as the person types, Approve / Reject /
- * Cancel buttons, and a polite live region announcing each status change.
+ * Cancel buttons (only a button answers: Enter in a field does not), and a
+ * polite live region announcing each status change.
  * After an answer, focus moves to that status line (the form it was in goes
  * away), so a keyboard or screen-reader user lands on what happened.
  * Style it with `@agui-outbox/react/styles.css` (class names `agui-*`).
@@ -37,13 +38,12 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
   const locked = !answering || approval.submitting;
   const focusStatus = () => status.current?.focus();
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!form.valid) {
-      void card.approve();
-      return;
-    }
-    focusStatus();
+  // Enter in a field submits a form implicitly: that must never answer, so only a
+  // press of Approve does (an edit half-typed is not a decision to deploy it).
+  const ignoreSubmit = (event: FormEvent<HTMLFormElement>) => event.preventDefault();
+  const onApprove = () => {
+    // Invalid: the errors show and focus stays on the button, next to them.
+    if (form.valid) focusStatus();
     void card.approve();
   };
   const answerWith = (action: () => Promise<unknown>) => {
@@ -81,7 +81,7 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
       {answering ? (
         <form
           className="agui-card__form"
-          onSubmit={onSubmit}
+          onSubmit={ignoreSubmit}
           noValidate
           aria-describedby={form.errors.form.length > 0 ? formErrorId : undefined}
         >
@@ -103,9 +103,10 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
           ) : null}
           <div className="agui-card__actions">
             <button
-              type="submit"
+              type="button"
               className="agui-button agui-button--primary"
               disabled={locked}
+              onClick={onApprove}
               data-testid="approve"
             >
               {form.edited ? "Approve with edits" : "Approve"}
