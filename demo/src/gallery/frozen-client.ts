@@ -66,6 +66,7 @@ export function frozenClient(input: FrozenClientInput): OutboxClient {
       input.entries.find((entry) => entry.threadId === threadId && entry.interruptId === interruptId),
     retryNow: nothing,
     discard: nothing,
+    resendAsMessage: async () => false,
     resumeAfterAuth: nothing,
     clear: nothing,
     dispose: () => {},

@@ -59,7 +59,7 @@ export interface UseApprovalResult {
   readonly phase: ApprovalPhase;
   /** True while the answer cannot move until the network is back or the person signs in again. */
   readonly isPaused: boolean;
-  /** True once `resendAsMessage()` posted the kept answer as a message (the entry stays until dismissed). */
+  /** True once the kept answer was posted as a message, from any tab or page (the entry stays until dismissed). */
   readonly resent: boolean;
   /**
    * Approve (optionally with edited arguments) or reject (optionally with a
@@ -139,7 +139,6 @@ export function useApproval(
 
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<Error | null>(null);
-  const [resent, setResent] = useState<string | null>(null);
   // A ref, not state: two clicks in one frame both see the state of the first render.
   const inFlight = useRef<Promise<OutboxEntry> | null>(null);
 
@@ -225,11 +224,10 @@ export function useApproval(
     () =>
       act(async () => {
         if (!entry || entry.state !== EntryState.lost) return;
-        // Kept until dismissed: the person checks the conversation, then dismisses.
-        setResent(entry.key);
-        await handle.send(resendMessage(entry.decision, question));
+        // Kept until dismissed, marked on the entry (a reload or another tab offers it no more).
+        await client.resendAsMessage(entry.key, resendMessage(entry.decision, question));
       }),
-    [act, entry, handle, question],
+    [act, entry, client, question],
   );
 
   return {
@@ -250,7 +248,7 @@ export function useApproval(
     error,
     phase: approvalPhase(entry, submitting),
     isPaused: isPausedEntry(entry, online),
-    resent: entry !== undefined && resent === entry.key,
+    resent: entry?.resentAt !== undefined,
     answer,
     answerAsync,
     cancel,

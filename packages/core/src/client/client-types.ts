@@ -114,6 +114,15 @@ export interface OutboxClient {
   retryNow(key: string): Promise<void>;
   /** Removes an entry with a final verdict; refuses one without. */
   discard(key: string): Promise<void>;
+  /**
+   * For a lost answer, on the person's word: posts `text` (the kept answer, in
+   * words) to its thread as a user message, and marks the entry `resentAt`
+   * durably first, so no reload or other tab offers it again. Resolves true
+   * when this call posted it, false when the entry is not lost or was resent
+   * already. Rejects with the send's `OutboxError` (the mark stays: the message
+   * may have reached the agent).
+   */
+  resendAsMessage(key: string, text: string): Promise<boolean>;
   /** After the app re-authenticated: resume paused deliveries. */
   resumeAfterAuth(): Promise<void>;
   /** Wipes every entry and cursor of a namespace (sign-out). */

@@ -25,6 +25,7 @@ import {
   initialOutboxState,
   type OutboxState,
 } from "./outbox-state";
+import { resendAsMessage } from "./resend-as-message";
 import { ServerKindMachine } from "./server-kind";
 import { signOut } from "./sign-out";
 import { readStorageAtStart } from "./start-read";
@@ -377,6 +378,19 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       const { store: opened, engine: running } = await started();
       await opened.delete(key);
       running.forget(key);
+    },
+    async resendAsMessage(key, text) {
+      const { store: opened, engine: running } = await started();
+      return resendAsMessage(
+        {
+          store: opened,
+          engine: running,
+          now: () => deps.now(),
+          send: (threadId, message) => runner.send(threadId, message),
+        },
+        key,
+        text,
+      );
     },
     async resumeAfterAuth() {
       const { engine: running } = await started();

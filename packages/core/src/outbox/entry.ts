@@ -160,6 +160,12 @@ export interface OutboxEntry {
   readonly replayed?: boolean;
   /** For "answered elsewhere": the decisions the server recorded, to show instead of ours. */
   readonly recordedDecisions?: readonly RecordedDecision[];
+  /**
+   * When the person posted this lost answer to the agent as a chat message (epoch
+   * ms). Kept with the entry so a reload or another tab never offers it again:
+   * each resend may make the agent run the tool once more.
+   */
+  readonly resentAt?: number;
   /** Set once any attempt may have reached the server. Distinguishes "never pending" from "consumed". */
   readonly everSent: boolean;
   readonly createdAt: number;

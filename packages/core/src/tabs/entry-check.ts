@@ -103,6 +103,7 @@ const entry: ShapeOf<OutboxEntry> = {
   verdictDetail: nullable(string),
   replayed: optional(boolean),
   recordedDecisions: optional(arrayOf(objectOf(recordedDecision, Rest.strip))),
+  resentAt: optional(number),
   everSent: boolean,
   createdAt: number,
   updatedAt: number,

@@ -80,6 +80,7 @@ export const OutboxEntrySchema = z.looseObject({
   verdictDetail: z.nullable(z.string()),
   replayed: z.exactOptional(z.boolean()),
   recordedDecisions: z.exactOptional(z.array(RecordedDecisionSchema)),
+  resentAt: z.exactOptional(z.number()),
   everSent: z.boolean(),
   createdAt: z.number(),
   updatedAt: z.number(),
