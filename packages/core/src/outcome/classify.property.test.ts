@@ -145,27 +145,11 @@ function showsOutcome(signal: DeliverySignal, ctx: OutcomeContext): boolean {
   return ctx.decision === "approve" ? signal.toolEvidence === "ran" : signal.toolEvidence === "rejected";
 }
 
-/**
- * Known and reported, left to the verdict rules' owner: a declined answer whose finished run
- * on a server without the contract shows a tool that may have run is "applied" (row
- * `run-finished`), where a hydration showing the same is "lost" (`hydrated-decline-may-have-run`).
- * Remove this once the rules hold the two alike.
- */
-function knownGap(signal: DeliverySignal, ctx: OutcomeContext): boolean {
-  return (
-    signal.type === "run-finished" &&
-    !signal.replayed &&
-    ctx.serverKind === "degraded" &&
-    ctx.decision !== "approve" &&
-    signal.toolEvidence === "may_have_run"
-  );
-}
-
 test('no signal yields "applied" without evidence that the answer took effect', async () => {
   await assertProperty(
     fc.property(cases, ([ctx, signal]) => {
       const verdict = classifyOutcome(signal, ctx);
-      if (verdict.kind === "applied" && !knownGap(signal, ctx))
+      if (verdict.kind === "applied")
         expect(showsTakenEffect(signal, ctx), `${verdict.rule}: ${JSON.stringify({ signal, ctx })}`).toBe(
           true,
         );

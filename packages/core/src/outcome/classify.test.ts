@@ -86,6 +86,13 @@ const CASES: readonly RowCase[] = [
     expected: { kind: "elsewhere", recordedDecisions: [], error: null },
   },
   {
+    row: "degraded-finished-decline-may-have-run",
+    server: "degraded",
+    signal: { type: "run-finished", replayed: false, toolEvidence: "may_have_run" },
+    context: { acked: true, decision: "cancel" },
+    expected: { kind: "lost", error: null },
+  },
+  {
     row: "degraded-finished-without-result",
     server: "degraded",
     signal: { type: "run-finished", replayed: false, toolEvidence: "may_have_run" },

@@ -240,6 +240,16 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     }),
   }),
   row({
+    id: "degraded-finished-decline-may-have-run",
+    servers: DEGRADED,
+    verdict: "lost",
+    on: ["run-finished"],
+    // As a hydration showing the same: the tool's body started, so someone's approval
+    // may have won over ours, or not; nothing here says which.
+    when: (s, c) => c.decision !== "approve" && !s.replayed && s.toolEvidence === "may_have_run",
+    decide: () => ({ kind: "lost", reason: LOST, error: null }),
+  }),
+  row({
     id: "run-finished",
     servers: BOTH,
     verdict: "applied",

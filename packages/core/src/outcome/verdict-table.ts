@@ -60,6 +60,12 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     description:
       "An approval resolved the call first and the tool ran: ag-ui-langgraph 0.0.47 answers a resume on a thread with no open interrupt with a plain RUN_FINISHED, whatever it says.",
   },
+  "degraded-finished-decline-may-have-run": {
+    signal:
+      "RUN_FINISHED after our rejection or cancel, the streamed thread showing an error marker written once the tool started (no contract)",
+    description:
+      "Someone approved and the tool failed or was cut off: it may have run, as a hydration showing the same says.",
+  },
   "run-finished": {
     signal: "RUN_FINISHED after our resume, or with x-resume.replayed",
     description: "The run that carried the answer finished, or the server replayed the recorded outcome.",
