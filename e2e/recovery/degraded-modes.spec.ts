@@ -16,14 +16,17 @@ import { expect, test } from "../support/fixtures";
 import type { Fault, MockMode } from "../support/mock-control";
 
 type Verdict = "applied" | "lost";
+type AfMode = "af-legacy" | "af-lifecycle";
 
 interface Case {
   readonly title: string;
-  /** Faults for the answer's delivery (the thread id is added). */
-  readonly faults: readonly Omit<Fault, "threadId">[];
-  readonly verdict: Readonly<Record<"af-legacy" | "af-lifecycle", Verdict>>;
+  /** Faults for the answer's delivery (the thread id is added), or each mode's own. */
+  readonly faults:
+    | readonly Omit<Fault, "threadId">[]
+    | Readonly<Record<AfMode, readonly Omit<Fault, "threadId">[]>>;
+  readonly verdict: Readonly<Record<AfMode, Verdict>>;
   /** How many resume requests the client makes, when the rules fix it. */
-  readonly resumes?: Readonly<Record<"af-legacy" | "af-lifecycle", number>>;
+  readonly resumes?: Readonly<Record<AfMode, number>>;
 }
 
 // Without the contract, RUN_STARTED (sent only once the tool ran) means the tool ran: a
@@ -47,8 +50,13 @@ const CASES: readonly Case[] = [
   },
   {
     // Legacy aborts a run whose client went away; lifecycle finishes it and records the result.
+    // Legacy's second frame is the tool's result, which the client may or may not read
+    // before the cut (one it read is "applied" by itself): cut it after RUN_STARTED.
     title: "the stream cut after the tool ran: settled from the thread",
-    faults: [{ point: "mid-stream", action: "drop", afterEvents: 2 }],
+    faults: {
+      "af-legacy": [{ point: "mid-stream", action: "drop", afterEvents: 1 }],
+      "af-lifecycle": [{ point: "mid-stream", action: "drop", afterEvents: 2 }],
+    },
     verdict: { "af-legacy": "lost", "af-lifecycle": "applied" },
   },
   {
@@ -69,8 +77,8 @@ for (const mode of ["af-legacy", "af-lifecycle"] as const satisfies readonly Moc
         await openThread(page, threadId, DEGRADED);
         await expect(page.getByTestId("connection")).toHaveAttribute("data-server-kind", "degraded");
         await askToDeploy(page);
-        if (scenario.faults.length > 0)
-          await mock.addFaults(...scenario.faults.map((fault) => ({ ...fault, threadId })));
+        const faults = "length" in scenario.faults ? scenario.faults : scenario.faults[mode];
+        if (faults.length > 0) await mock.addFaults(...faults.map((fault) => ({ ...fault, threadId })));
 
         await approve(page);
         const card = approvalCard(page);
