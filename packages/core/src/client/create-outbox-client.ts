@@ -100,10 +100,8 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     ...(options.headers ? { headers: options.headers } : {}),
   });
   let store: OutboxStore | undefined;
-  let ownsStore = false;
   let engine: DeliveryEngine | undefined;
   let starting: Promise<void> | undefined;
-  const unsubscribers: Array<() => void> = [];
 
   const kind = new ServerKindMachine({
     namespace,
@@ -112,6 +110,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     connection: connectionStore,
     store: () => store,
     sink,
+    signal: lifecycle.signal,
     onKnown: () => engine?.kindChanged(),
   });
   const serverKind = () => kind.current();
@@ -187,19 +186,18 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
   // Background records are mirrored through storage: the tab that polls (or starts)
   // a run says so, and the other tabs read the runs again.
   // Only the sending tab announces: followers re-reading must not set each other off.
-  unsubscribers.push(
+  lifecycle.onDispose(
     background.runs.subscribe(() => {
       if (isLeader()) tabs.broadcast({ type: "background-changed" });
     }),
   );
 
+  // Each await ends at a dispose: nothing is subscribed or asked after it.
   async function doStart(): Promise<void> {
     lifecycle.dispatch({ type: "start" });
-    const joined = tabs.start();
-    joined.catch(() => {});
     let kindWasCached: boolean;
     try {
-      kindWasCached = await openAndLoad(joined);
+      kindWasCached = await lifecycle.until(openAndLoad(tabs.start()));
     } catch (error) {
       lifecycle.dispatch({ type: "failed" });
       // Do not hold the lock for a tab that will never send.
@@ -211,9 +209,9 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     // handed its recovered entries to the engine, so it never competes with the
     // resend's strict write.
     const first = kindWasCached ? undefined : kind.refresh();
-    if (first) await first;
+    if (first) await lifecycle.until(first);
     const refreshed = first ?? leadership.settled().then(() => kind.refresh());
-    unsubscribers.push(
+    lifecycle.onDispose(
       deps.online.subscribe((online) => {
         connectionStore.setState({ online });
         if (online) {
@@ -226,6 +224,8 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
           setLink({ name: "offline" });
         }
       }),
+    );
+    lifecycle.onDispose(
       deps.visible.subscribe((visible) => {
         if (visible && isLeader()) {
           leadership.retryNow();
@@ -234,9 +234,8 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
         }
       }),
     );
-    await joined;
     // `start()` resolves with the server kind current, as it always has.
-    await refreshed;
+    await lifecycle.until(refreshed);
   }
 
   /**
@@ -246,10 +245,11 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
    * its first resend.
    */
   async function openAndLoad(roleKnown: Promise<void>): Promise<boolean> {
-    // A failed join is reported by `start()` itself (it awaits `joined`); here it only stops waiting.
-    const [opened] = await Promise.all([openStore(), roleKnown.catch(() => {})]);
+    const [opened] = await Promise.all([openStore(), roleKnown]);
+    // Closed on dispose, even one that opened after it.
+    if (opened.owned) lifecycle.onDispose(() => opened.store.close());
+    lifecycle.signal.throwIfAborted();
     store = opened.store;
-    ownsStore = opened.owned;
     if (options.requestPersistence !== false && outboxStore.getState().durable) {
       sink.track(requestPersistentStorage(deps.storageManager()), ErrorSource.storage);
     }
@@ -259,6 +259,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       readStorageAtStart({ namespace, store: opened.store, engine: running, kind, now: deps.now, isLeader }),
       background.resumeAll(),
     ]);
+    lifecycle.signal.throwIfAborted();
     outboxStore.setState({ ready: true });
     lifecycle.dispatch({ type: "loaded" });
     tabSync.flushEarly();
@@ -304,9 +305,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
   }
 
   function start(): Promise<void> {
-    if (lifecycle.isDisposed) {
-      return Promise.reject(new OutboxError(ErrorKind.disposed, "The client was disposed."));
-    }
+    if (lifecycle.signal.aborted) return Promise.reject(lifecycle.signal.reason);
     starting ??= doStart();
     return starting;
   }
@@ -411,16 +410,14 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       await signOut({ namespace, store: opened, engine: running, background, threads, ownKeys, isLeader });
     },
     dispose() {
+      // Aborts the lifetime: listeners go, capabilities stop, an owned store closes, a start ends.
       lifecycle.dispatch({ type: "dispose" });
       sink.track(tabs.stop(), ErrorSource.tabs);
       leadership.stop();
       engine?.deactivate();
       background.dispose();
       runner.dispose();
-      kind.stop();
-      for (const unsubscribe of unsubscribers.splice(0)) unsubscribe();
       connectionStore.setState({ link: { name: "stopped" }, leader: false });
-      if (ownsStore) store?.close();
     },
   };
 }

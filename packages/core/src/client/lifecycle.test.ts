@@ -25,3 +25,20 @@ test("whenReady resolves on ready, and on dispose so nothing waits forever", asy
   await disposed.whenReady();
   expect(disposed.isDisposed).toBe(true);
 });
+
+test("dispose aborts the lifetime with the disposed error; a step that never settles ends there", async () => {
+  const lifecycle = new Lifecycle();
+  const held = lifecycle.until(new Promise<void>(() => {}));
+  let stopped = 0;
+  lifecycle.onDispose(() => {
+    stopped += 1;
+  });
+  lifecycle.dispatch({ type: "dispose" });
+  await expect(held).rejects.toMatchObject({ kind: "disposed" });
+  expect(lifecycle.signal.reason).toMatchObject({ kind: "disposed" });
+  lifecycle.onDispose(() => {
+    stopped += 1;
+  });
+  expect(stopped).toBe(2);
+  await expect(lifecycle.until(Promise.resolve())).rejects.toMatchObject({ kind: "disposed" });
+});

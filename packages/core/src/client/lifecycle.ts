@@ -1,3 +1,5 @@
+import { ErrorKind, OutboxError } from "../errors/outbox-error";
+
 /*
  * The client's life, one step at a time:
  *
@@ -5,6 +7,8 @@
  *     ▲               │                   │
  *     └────failed─────┘                   │
  *   any ──────────────dispose─────────────┴──▶ disposed (final)
+ *
+ * Dispose aborts the one lifetime signal: whatever was tied to it ends there.
  */
 
 export type LifecycleState =
@@ -39,6 +43,7 @@ export function reduceLifecycle(state: LifecycleState, action: LifecycleAction):
 /** Holds the lifecycle state and lets code wait for `ready`. */
 export class Lifecycle {
   #state: LifecycleState = { name: "idle" };
+  readonly #lifetime = new AbortController();
   #ready: Promise<void>;
   #markReady: () => void = () => {};
 
@@ -60,10 +65,44 @@ export class Lifecycle {
     return this.#state.name === "disposed";
   }
 
+  /** Aborted on dispose, with the `disposed` error as its reason. */
+  get signal(): AbortSignal {
+    return this.#lifetime.signal;
+  }
+
   dispatch(action: LifecycleAction): LifecycleState {
     this.#state = reduceLifecycle(this.#state, action);
     if (this.#state.name === "ready" || this.#state.name === "disposed") this.#markReady();
+    if (this.#state.name === "disposed" && !this.signal.aborted) {
+      this.#lifetime.abort(new OutboxError(ErrorKind.disposed, "The client was disposed."));
+    }
     return this.#state;
+  }
+
+  /** Calls `stop` on dispose, or now when already disposed. */
+  onDispose(stop: () => void): void {
+    if (this.signal.aborted) stop();
+    else this.signal.addEventListener("abort", stop, { once: true });
+  }
+
+  /**
+   * Settles as `step` does, but rejects with the `disposed` error the moment
+   * the client is disposed: a step that never settles cannot hold a start.
+   */
+  async until<T>(step: Promise<T>): Promise<T> {
+    const signal = this.signal;
+    let onAbort = () => {};
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason);
+      this.onDispose(onAbort);
+    });
+    try {
+      const value = await Promise.race([step, aborted]);
+      signal.throwIfAborted();
+      return value;
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
   }
 
   /** Resolves once the client is ready or disposed (check `isDisposed`); never rejects. */

@@ -65,6 +65,8 @@ export interface ServerKindMachineOptions {
   readonly connection: StoreApi<ConnectionState>;
   readonly store: () => OutboxStore | undefined;
   readonly sink: ErrorSink;
+  /** The client's lifetime: once aborted nothing is asked, and a late answer changes nothing. */
+  readonly signal: AbortSignal;
   /** The kind became known (again): what waited for it may go. */
   readonly onKnown: () => void;
 }
@@ -73,12 +75,14 @@ export class ServerKindMachine {
   readonly #options: ServerKindMachineOptions;
   #state: ServerKindState = { name: "unknown" };
   #timer: unknown;
-  #stopped = false;
   /** Bumped on every refresh started, so a late answer of an older one is ignored. */
   #generation = 0;
 
   constructor(options: ServerKindMachineOptions) {
     this.#options = options;
+    options.signal.addEventListener("abort", () => {
+      if (this.#timer !== undefined) options.deps.timers.clearTimeout(this.#timer);
+    });
   }
 
   get state(): ServerKindState {
@@ -100,7 +104,7 @@ export class ServerKindMachine {
    * again before anything new is sent.
    */
   contradicted(reason: string): void {
-    if (this.#state.name !== "known" || this.#stopped) return;
+    if (this.#state.name !== "known" || this.#options.signal.aborted) return;
     this.#state = { name: "unknown" };
     this.#options.connection.setState({ link: { name: "detecting", reason } });
     if (this.#timer !== undefined) this.#options.deps.timers.clearTimeout(this.#timer);
@@ -125,15 +129,16 @@ export class ServerKindMachine {
 
   /** Reads capabilities; on failure asks again after a backoff. Resolves after the first answer or failure. */
   async refresh(attempt = 0): Promise<void> {
-    const { http, deps, connection } = this.#options;
+    const { http, deps, connection, signal } = this.#options;
+    if (signal.aborted) return;
     const generation = ++this.#generation;
     try {
-      const capabilities = await http.capabilities();
-      if (generation !== this.#generation) return;
+      const capabilities = await http.capabilities(signal);
+      if (signal.aborted || generation !== this.#generation) return;
       const recovery = parseRecoveryCapability(capabilities.custom?.[MetadataKey.recovery]);
       await this.#set(recovery ? "contract" : "degraded");
     } catch (error) {
-      if (this.#stopped || generation !== this.#generation) return;
+      if (signal.aborted || generation !== this.#generation) return;
       // A server that has no capabilities route at all (Agent Framework's AG-UI
       // endpoint answers 404) has no contract either: that is an answer, not an outage.
       if (isOutboxError(error) && error.kind === ErrorKind.http && isAbsentRoute(error.status)) {
@@ -157,11 +162,6 @@ export class ServerKindMachine {
         this.#options.sink.track(this.refresh(attempt + 1), ErrorSource.capabilities);
       }, delay);
     }
-  }
-
-  stop(): void {
-    this.#stopped = true;
-    if (this.#timer !== undefined) this.#options.deps.timers.clearTimeout(this.#timer);
   }
 
   /** The bounded end of waiting for capabilities: the cautious kind, never `contract`, not cached. */
