@@ -63,7 +63,12 @@ test("the card from its interrupt; approve → applied, the tool ran once", asyn
   expect(await requestsFor(threadId)).toBeLessThanOrEqual(10);
 });
 
-test("a drop after RUN_STARTED: lost with the answer kept, never resent, one execution", async ({ page }) => {
+// pydantic-ai saves the conversation only when the run ends, and the run goes on after the
+// cut: a hydration before that shows the question open (lost: the tool may have run), one
+// after it shows the tool's result (applied). Which comes first is the server's timing.
+test("a drop after RUN_STARTED: the verdict the thread shows, never resent, one execution", async ({
+  page,
+}) => {
   const threadId = newThreadId("pyd-drop");
   await askToDeploy(page, threadId);
   await peer.addFaults({ point: "mid-stream", action: "drop", afterEvents: 1, threadId });
@@ -72,14 +77,17 @@ test("a drop after RUN_STARTED: lost with the answer kept, never resent, one exe
   await approve(page);
 
   const card = approvalCard(page);
-  await expect(card).toHaveAttribute("data-state", "lost", { timeout: 30_000 });
-  await expect(outboxRows(page)).toHaveAttribute("data-state", "lost");
+  await expect(card).toHaveAttribute("data-phase", "settled", { timeout: 30_000 });
+  const verdict = await card.getAttribute("data-state");
+  expect(["lost", "applied"]).toContain(verdict);
+  await expect(cardStatus(page)).toHaveText(verdict === "applied" ? /^Applied/ : /the tool may have run/);
+  await expect(outboxRows(page)).toHaveAttribute("data-state", verdict ?? "");
   expect(resumes).toHaveLength(1);
   expect(await peer.ledger(threadId)).toHaveLength(1);
 
   // The verdict is durable: a reload shows it and sends nothing.
   await page.reload();
-  await expect(outboxRows(page)).toHaveAttribute("data-state", "lost");
+  await expect(outboxRows(page)).toHaveAttribute("data-state", verdict ?? "");
   expect(await peer.ledger(threadId)).toHaveLength(1);
 });
 
