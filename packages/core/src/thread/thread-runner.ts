@@ -36,6 +36,11 @@ export class ThreadRunner {
    * it would wipe them (and the message's run would go without the thread's history).
    */
   readonly #hydrating = new Map<string, Set<Promise<void>>>();
+  /**
+   * Per thread, the order of the last hydration started and of the newest one whose
+   * events were applied: an older snapshot read late would put the thread back in time.
+   */
+  readonly #order = new Map<string, { started: number; applied: number }>();
 
   constructor(options: ThreadRunnerOptions) {
     this.#options = options;
@@ -67,7 +72,9 @@ export class ThreadRunner {
   /** Replays the thread's snapshot and its open interrupts from the server. */
   async hydrate(threadId: string): Promise<void> {
     const runId = this.#options.deps.randomUUID();
-    const hydration = this.#run(threadId, runId, buildHydrationBody(threadId, runId), true);
+    const order = this.#order.get(threadId) ?? { started: 0, applied: 0 };
+    this.#order.set(threadId, { ...order, started: order.started + 1 });
+    const hydration = this.#run(threadId, runId, buildHydrationBody(threadId, runId), order.started + 1);
     const inFlight = this.#hydrating.get(threadId) ?? new Set();
     this.#hydrating.set(threadId, inFlight.add(hydration));
     try {
@@ -85,10 +92,11 @@ export class ThreadRunner {
   }
 
   /**
-   * `hydration`: a cut this run cannot re-attach rejects (the caller's budget decides
-   * whether to read again); any other run's cut falls back to one hydration.
+   * `hydration` (its order among the thread's hydrations): a cut this run cannot
+   * re-attach rejects (the caller's budget decides whether to read again); any other
+   * run's cut falls back to one hydration.
    */
-  #run(threadId: string, runId: string, body: string, hydration = false): Promise<void> {
+  #run(threadId: string, runId: string, body: string, hydration?: number): Promise<void> {
     return withChildSignal(this.#abort.signal, (signal) =>
       this.#follow(threadId, runId, body, signal, hydration),
     );
@@ -99,7 +107,7 @@ export class ThreadRunner {
     runId: string,
     body: string,
     abort: AbortSignal,
-    hydration: boolean,
+    hydration: number | undefined,
   ): Promise<void> {
     const { http } = this.#options;
     const response = await http.postRun(body, { signal: abort });
@@ -111,12 +119,12 @@ export class ThreadRunner {
       });
     }
     const log = createEventLog();
-    let signal = await this.#pump(threadId, response, log, abort);
+    let signal = await this.#pump(threadId, response, log, abort, hydration);
     for (let attempt = 0; !isTerminal(signal); attempt += 1) {
       this.#throwIfInvalid(signal);
       const canReattach = this.#options.serverKind() === "contract" && log.lastSeq(runId) > 0;
       if (!canReattach || attempt >= this.#options.maxReattaches) {
-        if (hydration) throw cutError(signal);
+        if (hydration !== undefined) throw cutError(signal);
         await this.hydrate(threadId);
         return;
       }
@@ -125,25 +133,38 @@ export class ThreadRunner {
       if (!reattached) continue;
       if (!reattached.ok) {
         await reattached.body?.cancel();
-        if (hydration) throw cutError(signal);
+        if (hydration !== undefined) throw cutError(signal);
         await this.hydrate(threadId);
         return;
       }
-      signal = await this.#pump(threadId, reattached, log, abort);
+      signal = await this.#pump(threadId, reattached, log, abort, hydration);
     }
     if (signal.type === "run-error") {
       throw new OutboxError(ErrorKind.runError, signal.message, signal.code ? { code: signal.code } : {});
     }
   }
 
-  #pump(threadId: string, response: Response, log: EventLog, abort: AbortSignal): Promise<DeliverySignal> {
+  #pump(
+    threadId: string,
+    response: Response,
+    log: EventLog,
+    abort: AbortSignal,
+    hydration: number | undefined,
+  ): Promise<DeliverySignal> {
     return pumpRunStream(response, {
       log,
       timers: this.#options.deps.timers,
       stallTimeoutMs: this.#options.stallTimeoutMs,
       maxEventBytes: this.#options.maxEventBytes,
       signal: abort,
-      onEvent: (event) => this.#options.threads.apply(threadId, event),
+      onEvent: (event) => {
+        if (hydration !== undefined) {
+          const order = this.#order.get(threadId) ?? { started: hydration, applied: 0 };
+          if (order.applied > hydration) return;
+          this.#order.set(threadId, { ...order, applied: hydration });
+        }
+        this.#options.threads.apply(threadId, event);
+      },
     });
   }
 
