@@ -124,21 +124,25 @@ test("lost is refused where the server recorded the outcome, accepted where it i
 });
 
 test("lost is refused once a response the client had carried the call's result", () => {
-  const hydrate = (results: string[]): RequestStep => ({
+  // Step 5, finished before step 6 (the verdict) unless told otherwise.
+  const hydrate = (results: string[], finishedAt = 6): RequestStep => ({
     kind: "request",
     tab: 0,
     loop: "hydrate",
     answered: true,
     results,
+    finishedAt,
   });
   const cards = [{ tab: 0, interruptId: "i1", state: "lost", decisionText: "You approved." }];
   // Without the contract the server's own record says nothing: what the client saw decides.
   const server = { ...applied().server, contract: false, occurrences: [] };
-  const lost = (results: string[]) =>
-    withSteps([...base.slice(0, 5), hydrate(results), entry("lost")], { server, cards });
+  const lost = (results: string[], finishedAt?: number) =>
+    withSteps([...base.slice(0, 5), hydrate(results, finishedAt), entry("lost")], { server, cards });
   expect(promises(lost(["call-1"]))).toEqual(["lost-without-evidence@6"]);
   expect(checkHistory(lost(["call-2"]))).toEqual([]);
   expect(checkHistory(lost([]))).toEqual([]);
+  // Asked before the verdict but answered after it: evidence the client did not have yet.
+  expect(checkHistory(lost(["call-1"], 7))).toEqual([]);
 });
 
 test("a final verdict followed by another state is caught at the second one", () => {

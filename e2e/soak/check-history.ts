@@ -191,12 +191,18 @@ function checkVerdictEvidence(history: History, entries: Map<string, IndexedEntr
         });
       continue;
     }
-    // Lost: no response the client had carried the call's result, and a contract server
-    // holds no recorded outcome, nor a record that nothing ran.
+    // Lost: no response the client had (one finished before the verdict was written)
+    // carried the call's result, and a contract server holds no recorded outcome, nor a
+    // record that nothing ran.
     const call = step.toolCallId ?? step.interruptId;
     const seen = history.steps
       .slice(0, index)
-      .some((item) => item.kind === "request" && item.results?.includes(call) === true);
+      .some(
+        (item) =>
+          item.kind === "request" &&
+          item.results?.includes(call) === true &&
+          (item.finishedAt ?? Number.POSITIVE_INFINITY) <= index,
+      );
     if (seen)
       violations.push({
         promise: "lost-without-evidence",

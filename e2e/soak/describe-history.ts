@@ -11,7 +11,7 @@ export function describeStep(history: History, index: number): string {
   const at = `step ${index} (tab ${step.tab})`;
   if (step.kind === "load") return `${at}: page load`;
   if (step.kind === "request")
-    return `${at}: ${step.loop} request${step.key ? ` key ${short(step.key)}` : ""}${step.answered ? "" : " (no response)"}${step.results?.length ? `, its response carrying the result of ${step.results.join(", ")}` : ""}`;
+    return `${at}: ${step.loop} request${step.key ? ` key ${short(step.key)}` : ""}${step.answered ? "" : " (no response)"}${step.results?.length ? `, its response carrying the result of ${step.results.join(", ")}` : ""}${step.finishedAt !== undefined ? ` (finished before step ${step.finishedAt})` : ""}`;
   const error = step.lastError ? `, last error ${step.lastError}` : "";
   return `${at}: entry ${short(step.key)} (${step.interruptId}) → ${step.state}, attempts ${step.attempts}${error}`;
 }

@@ -34,6 +34,8 @@ export interface RequestStep {
    * tool message that is no server's error or rejection text): evidence the client had.
    */
   results?: readonly string[];
+  /** How many steps were recorded when its response finished: the client could see it from that step on. */
+  finishedAt?: number;
 }
 
 /** A page (re)loaded: its in-memory state starts over. */

@@ -111,6 +111,7 @@ export class HistoryRecorder {
     context.on("requestfinished", (request) => {
       const step = recorder.#requests.get(request);
       if (step === undefined || step.loop === "capabilities") return;
+      step.finishedAt = recorder.steps.length;
       const read = async () => {
         const body = await (await request.response())?.text();
         if (body !== undefined) step.results = toolResultsIn(body);
