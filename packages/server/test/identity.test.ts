@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -65,6 +65,7 @@ describe("memory", () => {
 
 describe("file", () => {
   const dir = mkdtempSync(join(tmpdir(), "agui-identity-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   describeIdentitySuite(
     "file store",
     serve(async () => createFileStore({ path: join(dir, "state.json") })),

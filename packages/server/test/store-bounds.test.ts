@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgUiEvent } from "@agui-outbox/core/protocol";
@@ -23,13 +23,17 @@ async function finishedRun(store: ContractStore, runId: string, kb: number): Pro
 /** Memory and file evict as they write; Postgres at each sweep's prune. */
 const settle = (store: ContractStore) => store.prune({ idempotencyWindowMs: 1e9, eventLogRetentionMs: 1e9 });
 
+const dirs: string[] = [];
+const tempFile = () => {
+  dirs.push(mkdtempSync(join(tmpdir(), "bounds-")));
+  return join(dirs.at(-1) as string, "s.json");
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 const stores: [string, (limits: StoreLimits) => Promise<ContractStore>][] = [
   ["memory", async (limits) => new MemoryStore({ limits })],
-  [
-    "file",
-    async (limits) =>
-      createFileStore({ path: join(mkdtempSync(join(tmpdir(), "bounds-")), "s.json"), limits }),
-  ],
+  ["file", async (limits) => createFileStore({ path: tempFile(), limits })],
 ];
 
 let postgres: TestPostgres | undefined;

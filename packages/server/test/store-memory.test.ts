@@ -1,13 +1,20 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test } from "vitest";
+import { afterAll, expect, test } from "vitest";
 import { createFileStore } from "../src/store/file-store";
 import { MemoryStore } from "../src/store/memory-store";
 import { OccurrenceState } from "../src/store/records";
 import { describeStoreContract } from "./store-contract";
 
-const tempFile = () => join(mkdtempSync(join(tmpdir(), "agui-file-store-")), "store.json");
+const made: string[] = [];
+const tempFile = () => {
+  made.push(mkdtempSync(join(tmpdir(), "agui-file-store-")));
+  return join(made.at(-1) as string, "store.json");
+};
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 describeStoreContract("memory", async () => new MemoryStore());
 describeStoreContract("file", async () => createFileStore({ path: tempFile() }));

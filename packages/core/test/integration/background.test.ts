@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockServer } from "@agui-outbox/mock-server";
@@ -361,6 +361,7 @@ test("a server crash mid-tool, restart on its file store: the held token reports
     expect(executions.executions).toHaveLength(1);
   } finally {
     await restarted.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

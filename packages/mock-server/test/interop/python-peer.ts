@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, openSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -119,6 +119,10 @@ export async function startPythonPeer(
     async restart() {
       child = await spawnPeer();
     },
-    close: () => stop("SIGTERM"),
+    async close() {
+      await stop("SIGTERM");
+      closeSync(log);
+      rmSync(scratch, { recursive: true, force: true });
+    },
   };
 }
