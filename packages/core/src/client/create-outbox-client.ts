@@ -27,6 +27,7 @@ import {
 } from "./outbox-state";
 import { resendAsMessage } from "./resend-as-message";
 import { ServerKindMachine } from "./server-kind";
+import { ServerReturn } from "./server-return";
 import { signOut } from "./sign-out";
 import { readStorageAtStart } from "./start-read";
 import { TabSync } from "./tab-sync";
@@ -234,6 +235,19 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
         }
       }),
     );
+    new ServerReturn({
+      http,
+      deps,
+      outbox: outboxStore,
+      connection: connectionStore,
+      signal: lifecycle.signal,
+      isLeader,
+      onReturn: () => {
+        engine?.retryNetworkWaitsNow();
+        // A server back after an outage may not be the one that left.
+        sink.track(kind.refresh(), ErrorSource.capabilities);
+      },
+    });
     // `start()` resolves with the server kind current, as it always has.
     await lifecycle.until(refreshed);
   }

@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, expect, test, vi } from "vitest";
+import { createStore } from "zustand/vanilla";
+import { ErrorKind, OutboxError } from "../errors/outbox-error";
+import type { OutboxEntry } from "../outbox/entry";
+import {
+  type ConnectionState,
+  initialConnectionState,
+  initialOutboxState,
+  type OutboxState,
+} from "./outbox-state";
+import { PROBE_CAP_MS, ServerReturn } from "./server-return";
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+const waiting = { key: "k", state: "retry_wait", lastError: { kind: ErrorKind.network } } as OutboxEntry;
+
+function setup(answers: Array<"down" | "503" | "404" | "ok">) {
+  const outbox = createStore<OutboxState>()(() => initialOutboxState);
+  const connection = createStore<ConnectionState>()(() => ({
+    ...initialConnectionState,
+    link: { name: "connected", serverKind: "contract" },
+  }));
+  const abort = new AbortController();
+  let probes = 0;
+  const returns: number[] = [];
+  const capabilities = async () => {
+    const answer = answers[Math.min(probes, answers.length - 1)];
+    probes += 1;
+    if (answer === "ok") return {};
+    if (answer === "down") throw new OutboxError(ErrorKind.network, "fetch failed");
+    throw new OutboxError(ErrorKind.http, "refused", { status: answer === "503" ? 503 : 404 });
+  };
+  new ServerReturn({
+    http: { capabilities } as never,
+    deps: { timers: { setTimeout, clearTimeout }, random: () => 0.99, now: () => Date.now() },
+    outbox,
+    connection,
+    signal: abort.signal,
+    isLeader: () => true,
+    onReturn: () => returns.push(probes),
+  });
+  return { outbox, connection, abort, returns, probes: () => probes };
+}
+
+test("nothing waits on the network: no probe is asked", async () => {
+  const probe = setup(["ok"]);
+  probe.outbox.setState({ entries: [{ ...waiting, lastError: { kind: ErrorKind.http } } as OutboxEntry] });
+  await vi.advanceTimersByTimeAsync(60_000);
+  expect(probe.probes()).toBe(0);
+});
+
+test("a 5xx or a network failure is not a return; a 404 is, within the cap each time", async () => {
+  const probe = setup(["down", "503", "404"]);
+  probe.outbox.setState({ entries: [waiting] });
+  expect(probe.connection.getState().link.name).toBe("unreachable");
+  await vi.advanceTimersByTimeAsync(PROBE_CAP_MS * 3);
+  expect(probe.probes()).toBe(3);
+  expect(probe.returns).toEqual([3]);
+  // Nothing waits any more: the probes stop.
+  probe.outbox.setState({ entries: [] });
+  await vi.advanceTimersByTimeAsync(60_000);
+  expect(probe.probes()).toBe(3);
+});
+
+test("the probes back off up to the cap, and stop when the client is disposed", async () => {
+  const probe = setup(["down"]);
+  probe.outbox.setState({ entries: [waiting] });
+  await vi.advanceTimersByTimeAsync(60_000);
+  // Windows of 1, 2, then 4 s (random 0.99): about 16 probes in a minute, not hundreds.
+  expect(probe.probes()).toBeGreaterThanOrEqual(14);
+  expect(probe.probes()).toBeLessThanOrEqual(17);
+  probe.abort.abort();
+  const asked = probe.probes();
+  await vi.advanceTimersByTimeAsync(60_000);
+  expect(probe.probes()).toBe(asked);
+  expect(probe.returns).toEqual([]);
+});
