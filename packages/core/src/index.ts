@@ -5,8 +5,8 @@ export {
   type AnswerValidator,
   type AnswerViolation,
   InvalidAnswerError,
-  loadAnswerValidator,
-} from "./answer/answer-validator";
+} from "./answer/answer-check";
+export { loadAnswerValidator } from "./answer/answer-validator";
 // checkAnswer itself is in "@agui-outbox/core/validator": the JSON-Schema validator is
 // loaded on demand (loadAnswerValidator), and a static re-export here would keep it in
 // the initial chunk of some bundlers even when unused.
