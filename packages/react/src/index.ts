@@ -1,5 +1,6 @@
 // The public API of @agui-outbox/react. Styles: import "@agui-outbox/react/styles.css".
 
+export { ApprovalPhase, approvalPhase, isPausedEntry, type ProposedCall } from "@agui-outbox/core";
 export {
   ApprovalCard,
   type ApprovalCardModel,
@@ -15,7 +16,6 @@ export {
   type FormValues,
   formFields,
 } from "./approval-form";
-export { ApprovalPhase, approvalPhase, isPausedEntry } from "./approval-phase";
 export type { ApprovalRendererProps, ApprovalRenderers } from "./approval-renderer";
 export { ApprovalList, type ApprovalListProps, rendererFor } from "./approval-renderers";
 export { DefaultApprovalCard, type DefaultApprovalCardProps } from "./default-approval-card";
@@ -30,7 +30,6 @@ export {
 } from "./describe-verdict";
 export { describeWaiting, type WaitingContext } from "./describe-waiting";
 export { OutboxProvider, type OutboxProviderProps } from "./outbox-provider";
-export type { ProposedCall } from "./proposed-call";
 export type { ThreadApproval } from "./thread-approval";
 export {
   type ApprovalAnswer,

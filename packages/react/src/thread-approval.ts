@@ -1,5 +1,4 @@
-import type { OutboxEntry, PendingInterrupt } from "@agui-outbox/core";
-import type { ProposedCall } from "./proposed-call";
+import type { OutboxEntry, PendingInterrupt, ProposedCall } from "@agui-outbox/core";
 
 /** One question a thread shows a card for: open, answered, or both (answered again after "needs you"). */
 export interface ThreadApproval {

@@ -1,7 +1,6 @@
-import type { OutboxEntry } from "@agui-outbox/core";
+import { findProposedCall, type OutboxEntry } from "@agui-outbox/core";
 import { useMemo } from "react";
 import { useStore } from "zustand";
-import { findProposedCall } from "./proposed-call";
 import type { ThreadApproval } from "./thread-approval";
 import { useOutboxClient } from "./use-outbox-client";
 
