@@ -5,8 +5,12 @@ export {
   type AnswerValidator,
   type AnswerViolation,
   InvalidAnswerError,
-  loadAnswerValidator,
-} from "./answer/answer-validator";
+} from "./answer/answer-check";
+export { loadAnswerValidator } from "./answer/answer-validator";
+export { ApprovalObserver, type ApprovalObserverOptions } from "./approval/approval-observer";
+export { ApprovalPhase, approvalPhase, isPausedEntry } from "./approval/approval-phase";
+export type { ApprovalAnswer, ApprovalResult, ApprovalState } from "./approval/approval-result";
+export { findProposedCall, type ProposedCall } from "./approval/proposed-call";
 // checkAnswer itself is in "@agui-outbox/core/validator": the JSON-Schema validator is
 // loaded on demand (loadAnswerValidator), and a static re-export here would keep it in
 // the initial chunk of some bundlers even when unused.

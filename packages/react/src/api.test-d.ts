@@ -1,13 +1,12 @@
 // Type tests of the React API (compiled by `tsc -b`; an assertion that does not
 // hold fails the type check). Never executed.
-import type { EntryEvent, OutboxEntry, OutboxError } from "@agui-outbox/core";
+import type { ApprovalPhase, EntryEvent, OutboxEntry, OutboxError } from "@agui-outbox/core";
 import type { ComponentType } from "react";
 import { expectTypeOf } from "vitest";
-import type { ApprovalPhase } from "./approval-phase";
-import type { ApprovalRendererProps, ApprovalRenderers } from "./approval-renderers";
+import type { ApprovalRendererProps, ApprovalRenderers } from "./approval-renderer";
 import type { OutboxProviderProps } from "./outbox-provider";
+import type { ThreadApproval } from "./thread-approval";
 import type { ApprovalAnswer, UseApprovalOptions, UseApprovalResult } from "./use-approval";
-import type { ThreadApproval } from "./use-approvals";
 import { useApprovals } from "./use-approvals";
 import { useEntryEvents } from "./use-entry-events";
 

@@ -1,17 +1,9 @@
 import type { ComponentType, ReactNode } from "react";
+import type { ApprovalRendererProps, ApprovalRenderers } from "./approval-renderer";
 import { DefaultApprovalCard } from "./default-approval-card";
-import { type ThreadApproval, useApprovals } from "./use-approvals";
+import type { ThreadApproval } from "./thread-approval";
+import { useApprovals } from "./use-approvals";
 import { useOutboxContext } from "./use-outbox-client";
-
-/** What a per-tool card is given: the same props as `DefaultApprovalCard`, plus the question. */
-export interface ApprovalRendererProps {
-  readonly threadId: string;
-  readonly interruptId: string;
-  readonly approval: ThreadApproval;
-}
-
-/** Cards by tool name: `{ deploy_change: DeployCard }`. Tools without one get the default card. */
-export type ApprovalRenderers = Readonly<Record<string, ComponentType<ApprovalRendererProps>>>;
 
 export interface ApprovalListProps {
   readonly threadId: string;

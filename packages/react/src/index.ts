@@ -1,5 +1,6 @@
 // The public API of @agui-outbox/react. Styles: import "@agui-outbox/react/styles.css".
 
+export { ApprovalPhase, approvalPhase, isPausedEntry, type ProposedCall } from "@agui-outbox/core";
 export {
   ApprovalCard,
   type ApprovalCardModel,
@@ -15,14 +16,8 @@ export {
   type FormValues,
   formFields,
 } from "./approval-form";
-export { ApprovalPhase, approvalPhase, isPausedEntry } from "./approval-phase";
-export {
-  ApprovalList,
-  type ApprovalListProps,
-  type ApprovalRendererProps,
-  type ApprovalRenderers,
-  rendererFor,
-} from "./approval-renderers";
+export type { ApprovalRendererProps, ApprovalRenderers } from "./approval-renderer";
+export { ApprovalList, type ApprovalListProps, rendererFor } from "./approval-renderers";
 export { DefaultApprovalCard, type DefaultApprovalCardProps } from "./default-approval-card";
 export { describeArgs, describeDecision, resendMessage } from "./describe-decision";
 export { describeEntryError } from "./describe-error";
@@ -35,7 +30,7 @@ export {
 } from "./describe-verdict";
 export { describeWaiting, type WaitingContext } from "./describe-waiting";
 export { OutboxProvider, type OutboxProviderProps } from "./outbox-provider";
-export type { ProposedCall } from "./proposed-call";
+export type { ThreadApproval } from "./thread-approval";
 export {
   type ApprovalAnswer,
   type ApprovalState,
@@ -44,7 +39,7 @@ export {
   useApproval,
 } from "./use-approval";
 export { type ApprovalFormModel, useApprovalForm } from "./use-approval-form";
-export { type ThreadApproval, useApprovals } from "./use-approvals";
+export { useApprovals } from "./use-approvals";
 export { type UseBackgroundRunsResult, useBackgroundRuns } from "./use-background-runs";
 export { type Capabilities, useCapabilities } from "./use-capabilities";
 export { useConnection } from "./use-connection";

@@ -1,6 +1,6 @@
 import type { FetchLike, OutboxClient } from "@agui-outbox/core";
 import { createContext } from "react";
-import type { ApprovalRenderers } from "./approval-renderers";
+import type { ApprovalRenderers } from "./approval-renderer";
 
 /** What the provider shares with the hooks. */
 export interface OutboxContextValue {

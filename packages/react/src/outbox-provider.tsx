@@ -1,7 +1,7 @@
 import type { FetchLike, OutboxClient } from "@agui-outbox/core";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
-import type { ApprovalRenderers } from "./approval-renderers";
+import type { ApprovalRenderers } from "./approval-renderer";
 import { OutboxContext, type OutboxContextValue } from "./outbox-context";
 
 export interface OutboxProviderProps {

@@ -1,5 +1,5 @@
 import { type OutputUnit, Validator } from "@cfworker/json-schema";
-import type { AnswerCheck, AnswerViolation } from "./answer-validator";
+import type { AnswerCheck, AnswerViolation } from "./answer-check";
 
 // `@agui-outbox/core/validator`, and the chunk `loadAnswerValidator()` loads: the one
 // module that imports the JSON-Schema library, so nothing else pulls it in.
@@ -8,7 +8,7 @@ export {
   type AnswerValidator,
   type AnswerViolation,
   InvalidAnswerError,
-} from "./answer-validator";
+} from "./answer-check";
 
 // Validators are compiled once per schema object: a card that validates as the
 // person types would otherwise rebuild one per keystroke. And once per schema text:

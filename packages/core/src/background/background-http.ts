@@ -1,4 +1,3 @@
-import type { FetchLike } from "../client/deps";
 import { ErrorKind, isOutboxError } from "../errors/outbox-error";
 import { type DeliverySignal, InvalidStreamKind } from "../outcome/delivery-signal";
 import {
@@ -10,6 +9,7 @@ import {
   JSON_CONTENT_TYPE,
 } from "../protocol";
 import type { AgentHttp } from "../transport/agent-http";
+import type { FetchLike } from "../transport/fetch-like";
 import { type BackgroundEvent, decodeBackgroundEvents } from "./decode-background-events";
 
 /** A background start or poll, reduced to data: the caller never sees a `Response`. */

@@ -1,4 +1,5 @@
-import { InvalidAnswerError, loadAnswerValidator } from "../answer/answer-validator";
+import { InvalidAnswerError } from "../answer/answer-check";
+import { loadAnswerValidator } from "../answer/answer-validator";
 import { buildResumeBody } from "../answer/build-resume-body";
 import { decisionOf, sameDecision } from "../answer/decision";
 import type { DeliveryEngine } from "../delivery/delivery-engine";

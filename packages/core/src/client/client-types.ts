@@ -108,8 +108,12 @@ export interface OutboxClient {
    * returns the first entry (a double click makes one answer).
    */
   answer(input: AnswerInput): Promise<OutboxEntry>;
-  /** The newest entry answering this interrupt, if any. */
-  entryFor(threadId: string, interruptId: string): OutboxEntry | undefined;
+  /**
+   * The entry this tab shows for an interrupt: its own answer, else the newest.
+   * Pass `entries` from the outbox state a subscriber was given, so the answer
+   * matches that state. @default the outbox's current entries
+   */
+  entryFor(threadId: string, interruptId: string, entries?: readonly OutboxEntry[]): OutboxEntry | undefined;
   /** Skip the rest of a backoff for one entry. */
   retryNow(key: string): Promise<void>;
   /** Removes an entry with a final verdict; refuses one without. */

@@ -374,10 +374,10 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     start,
     thread,
     answer,
-    entryFor(threadId, interruptId) {
-      const matching = outboxStore
-        .getState()
-        .entries.filter((entry) => entry.threadId === threadId && entry.interruptId === interruptId);
+    entryFor(threadId, interruptId, entries = outboxStore.getState().entries) {
+      const matching = entries.filter(
+        (entry) => entry.threadId === threadId && entry.interruptId === interruptId,
+      );
       // Each tab shows its own truth: the answer given here (applied with its own
       // decision, or answered elsewhere with the recorded one), else the newest.
       return matching.findLast((entry) => ownKeys.has(entry.key)) ?? matching.at(-1);

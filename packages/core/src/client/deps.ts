@@ -2,16 +2,9 @@ import { importSender, type SenderModule } from "../delivery/load-sender";
 import { defaultTimers, type Timers } from "../stream/timers";
 import { type ChannelFactory, defaultOpenChannel } from "../tabs/channel";
 import { defaultLocks, type LockManagerSource } from "../tabs/lock-manager";
+import type { FetchLike } from "../transport/fetch-like";
 
-/**
- * Every side effect the client has, injected through one object. The defaults
- * are wrapper lambdas that look the global up at call time, never at import
- * time: importing the package during server-side rendering touches no browser
- * API, and a test can swap a global (fake timers, a stubbed fetch) after import.
- */
-export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
-
-export type { Timers };
+export type { FetchLike, Timers };
 
 /** A source of a boolean that changes over time (online, visible). */
 export interface Signal {
@@ -20,6 +13,12 @@ export interface Signal {
   subscribe(listener: (value: boolean) => void): () => void;
 }
 
+/**
+ * Every side effect the client has, injected through one object. The defaults
+ * are wrapper lambdas that look the global up at call time, never at import
+ * time: importing the package during server-side rendering touches no browser
+ * API, and a test can swap a global (fake timers, a stubbed fetch) after import.
+ */
 export interface OutboxDeps {
   readonly fetch: FetchLike;
   readonly now: () => number;

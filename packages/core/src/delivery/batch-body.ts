@@ -1,4 +1,5 @@
-import { type AnswerValidator, loadAnswerValidator } from "../answer/answer-validator";
+import type { AnswerValidator } from "../answer/answer-check";
+import { loadAnswerValidator } from "../answer/answer-validator";
 import { buildBatchResumeBody } from "../answer/build-resume-body";
 import type { OutboxEntry } from "../outbox/entry";
 import { buildResumeResolution, type ResumeResolution } from "../outcome/degraded-payload";

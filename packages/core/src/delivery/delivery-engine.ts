@@ -4,7 +4,7 @@ import { reduceEntry } from "../outbox/reducer";
 import { isPrunable } from "../outbox/retention";
 import { backoffDelay } from "../retry/backoff";
 import type { BatchDelivery } from "./batch-delivery";
-import type { DeliveryEngineOptions } from "./delivery-options";
+import type { DeliveryDeps, DeliveryEngineOptions } from "./delivery-options";
 import type { DeliveryRun } from "./delivery-run";
 import type { DeliveryTransport } from "./delivery-transport";
 import { EntryBook } from "./entry-book";
@@ -36,7 +36,14 @@ import { loadSender, type SenderModule } from "./load-sender";
  * before it is there, so no server's answer ever waits for a download.
  */
 
-export type { DeliveryEngineOptions } from "./delivery-options";
+/**
+ * What the engine is given: each delivery's options, and the loader of the
+ * sending chunk (`OutboxDeps.loadSender`). The loader names the chunk's type, so
+ * it is the engine's alone: the chunk's files read `DeliveryEngineOptions`.
+ */
+export interface DeliveryEngineInit extends DeliveryEngineOptions {
+  readonly deps: DeliveryDeps & { readonly loadSender: () => Promise<SenderModule> };
+}
 
 /** A wall clock behind a finished timer by more than this has jumped. */
 const CLOCK_SLACK_MS = 1_000;
@@ -49,7 +56,7 @@ interface Sender {
 }
 
 export class DeliveryEngine {
-  readonly #options: DeliveryEngineOptions;
+  readonly #options: DeliveryEngineInit;
   readonly #book: EntryBook;
   /** Built by the first `activate`, in the tab that sends. */
   #sender: Sender | undefined;
@@ -82,7 +89,7 @@ export class DeliveryEngine {
   /** The last `retry:` a stream sent: a floor for the next backoff. */
   #serverRetryMs: number | undefined;
 
-  constructor(options: DeliveryEngineOptions) {
+  constructor(options: DeliveryEngineInit) {
     this.#options = options;
     this.#timers = new KeyTimers(options.deps.timers);
     this.#book = new EntryBook({

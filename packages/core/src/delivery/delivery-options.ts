@@ -1,17 +1,28 @@
-import type { OutboxDeps } from "../client/deps";
 import type { OutboxEntry } from "../outbox/entry";
 import type { OutboxStore } from "../outbox/outbox-store";
 import type { ServerKind } from "../outcome/delivery-signal";
 import type { PlanRetryOptions } from "../retry/plan-retry";
+import type { Timers } from "../stream/timers";
 import type { ThreadRegistry } from "../thread/thread-registry";
 import type { AgentHttp } from "../transport/agent-http";
+
+/**
+ * The side effects a delivery uses: the part of the client's `OutboxDeps` it is
+ * handed, declared here so that delivery imports nothing of the client.
+ */
+export interface DeliveryDeps {
+  readonly now: () => number;
+  /** Uniform in [0, 1): drives backoff jitter. */
+  readonly random: () => number;
+  readonly timers: Timers;
+}
 
 export interface DeliveryEngineOptions {
   readonly namespace: string;
   readonly store: OutboxStore;
   readonly http: AgentHttp;
   readonly threads: ThreadRegistry;
-  readonly deps: OutboxDeps;
+  readonly deps: DeliveryDeps;
   readonly serverKind: () => ServerKind;
   /** False while the server kind is unknown: nothing new is sent (a body is shaped for a known kind only). */
   readonly kindKnown: () => boolean;

@@ -1,4 +1,3 @@
-import type { OutboxDeps } from "../client/deps";
 import { isOutboxError } from "../errors/outbox-error";
 import { EntryState, type OutboxEntry } from "../outbox/entry";
 import { outcomesOnly, withRecordedOutcomes } from "../outbox/recorded-outcome";
@@ -12,6 +11,7 @@ import { createEventLog } from "../stream/event-log";
 import type { ThreadRegistry } from "../thread/thread-registry";
 import { type AgentHttp, isHttpFailure } from "../transport/agent-http";
 import { withChildSignal } from "../transport/child-signal";
+import type { DeliveryDeps } from "./delivery-options";
 import type { EntryBook } from "./entry-book";
 import { pumpRunStream, terminalSignal } from "./pump-run-stream";
 import { type ReadFailed, readFailureOf } from "./read-failure";
@@ -20,7 +20,7 @@ export interface DeliveryTransportOptions {
   readonly book: EntryBook;
   readonly http: AgentHttp;
   readonly threads: ThreadRegistry;
-  readonly deps: OutboxDeps;
+  readonly deps: DeliveryDeps;
   readonly serverKind: () => ServerKind;
   /** Hydrates a thread from the server (shared with the thread handles). */
   readonly hydrate: (threadId: string) => Promise<void>;

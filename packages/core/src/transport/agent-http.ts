@@ -1,4 +1,3 @@
-import type { FetchLike } from "../client/deps";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import {
   type AgentCapabilities,
@@ -9,6 +8,7 @@ import {
   type RunStatus,
 } from "../protocol";
 import { parseHttpErrorBody, parseRunStatus } from "../protocol/extension-checks";
+import type { FetchLike } from "./fetch-like";
 import { readCapabilities } from "./read-capabilities";
 
 /** An HTTP answer that is not a success, reduced to data: the classifier never sees a Response. */

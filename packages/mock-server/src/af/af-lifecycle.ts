@@ -8,7 +8,6 @@ import { canonicalJson } from "@agui-outbox/server";
 import { threadOf } from "../agent/scripted-turns";
 import { FaultPoint } from "../chaos/fault";
 import { type Occurrence, OccurrenceState, occurrenceKey } from "../state/mock-state";
-import type { AfShared, AfSink, ToolResult } from "./af-engine";
 import {
   Aborted,
   ExceptionCode,
@@ -19,6 +18,7 @@ import {
   ToolCutOff,
 } from "./af-events";
 import { type AfDecision, REJECTED_TOOL_RESULT, readLifecyclePayload } from "./af-payloads";
+import type { AfShared, AfSink, ToolResult } from "./af-shared";
 
 /** Agent Framework's in-process replay window for settled approvals. */
 export const LIFECYCLE_REPLAY_WINDOW_MS = 900_000;

@@ -6,7 +6,8 @@ import {
   type SseStream,
   type StoredFrame,
 } from "@agui-outbox/server";
-import { AfEngine, type AfFlavour, type AfSink } from "../af/af-engine";
+import { AfEngine } from "../af/af-engine";
+import type { AfFlavour, AfSink } from "../af/af-shared";
 import { delayOf, FaultAction, FaultPoint } from "../chaos/fault";
 import type { FaultQueue } from "../chaos/fault-queue";
 import { injectedStatusError } from "../chaos/injected-status";

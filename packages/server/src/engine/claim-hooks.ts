@@ -1,7 +1,7 @@
 import { isKnownOutcomeCode, OutcomeCode, type RunAgentInput } from "@agui-outbox/core/protocol";
-import { contractFailure, runError } from "./pump-agent";
 import type { ClaimedAnswer } from "./resume-verdict";
 import type { RunAttempt } from "./run-attempt";
+import { contractFailure, runError } from "./run-error";
 
 /** What a resume is about to claim, for {@link BeforeClaim}. */
 export interface ClaimContext {

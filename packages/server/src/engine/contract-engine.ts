@@ -16,10 +16,11 @@ import { writeHydration } from "./hydration";
 import { idProblem } from "./ids";
 import type { ResolvedServerOptions } from "./options";
 import { parseRunInput } from "./parse-run-input";
-import { pumpAgent, runError } from "./pump-agent";
+import { pumpAgent } from "./pump-agent";
 import { replayEvents } from "./replay-events";
 import { type ClaimedAnswer, evaluateResume, isOpen } from "./resume-verdict";
 import { RunAttempt } from "./run-attempt";
+import { runError } from "./run-error";
 import { type ResumeRun, runResume } from "./run-resume";
 
 /** What the HTTP layer does with a `POST` of a run. */

@@ -1,6 +1,6 @@
 import { type AgUiEvent, type Interrupt, OutcomeCode, type RunAgentInput } from "@agui-outbox/core/protocol";
-import { runError } from "./pump-agent";
 import type { RunAttempt } from "./run-attempt";
+import { runError } from "./run-error";
 
 /** What a hydration (a run with no messages: a reloaded page asking for the thread) is given. */
 export interface HydrationTurn {

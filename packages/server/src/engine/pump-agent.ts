@@ -1,15 +1,9 @@
-import {
-  type AgUiEvent,
-  type Interrupt,
-  isKnownOutcomeCode,
-  MetadataKey,
-  OutcomeCode,
-  type ResumeConflict,
-} from "@agui-outbox/core/protocol";
+import { type AgUiEvent, type Interrupt, OutcomeCode } from "@agui-outbox/core/protocol";
 import type { NewOccurrence, Settlement } from "../store/records";
 import type { AgentTurn } from "./agent";
 import type { ResolvedServerOptions } from "./options";
 import { LeaseLost, type RunAttempt } from "./run-attempt";
+import { contractFailure, runError } from "./run-error";
 import { parseArgs, type StreamedToolCall, trackToolCall } from "./tool-calls";
 
 /**
@@ -80,26 +74,4 @@ async function openInterrupts(
   if (attempt.ended) throw new LeaseLost(attempt.runId);
   await options.store.openOccurrences(opened);
   return { ...event, outcome: { ...outcome, interrupts } } as AgUiEvent;
-}
-
-/**
- * What a thrown error tells the client. An agent or hook may fail with a
- * contract code (e.g. AGENT_MODEL_CALL_FAILED); any other error's code (a
- * driver's, say) means nothing to a client, so it is a retryable UNAVAILABLE
- * with `fallback` as its message.
- */
-export function contractFailure(error: unknown, fallback: string): { code: string; message: string } {
-  const failure = error as { code?: unknown; message?: unknown } | null;
-  const code = failure?.code;
-  if (typeof code !== "string" || !isKnownOutcomeCode(code))
-    return { code: OutcomeCode.UNAVAILABLE, message: fallback };
-  return { code, message: typeof failure?.message === "string" ? failure.message : fallback };
-}
-
-export function runError(code: string, message: string, conflict?: ResumeConflict): AgUiEvent {
-  return (
-    conflict === undefined
-      ? { type: "RUN_ERROR", code, message }
-      : { type: "RUN_ERROR", code, message, metadata: { [MetadataKey.resume]: conflict } }
-  ) as AgUiEvent;
 }

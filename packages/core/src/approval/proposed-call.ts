@@ -1,4 +1,4 @@
-import type { Message } from "@agui-outbox/core/protocol";
+import type { Message } from "../protocol";
 
 /** The tool call an interrupt guards, as the assistant proposed it. */
 export interface ProposedCall {

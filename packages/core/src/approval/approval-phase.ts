@@ -1,4 +1,4 @@
-import { EntryState, isFinalState, type OutboxEntry } from "@agui-outbox/core";
+import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
 
 /**
  * The coarse phase of one answer, beside the detailed entry state (as TanStack
