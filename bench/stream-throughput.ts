@@ -136,14 +136,14 @@ function report(title: string, rate: (name: ReaderName, size: number) => number[
       rate(top, size).map((value, index) => value / (rate(bottom, size)[index] ?? Number.NaN));
     const goal = size === 1_000 ? 0.6 : 0.85;
     for (const [name, label] of [
-      ["ours", "tab alone"],
-      ["oursShared", "second tab open"],
+      ["ours", "alone"],
+      ["oursShared", "2 tabs"],
     ] as const) {
       const ratios = ratioPerRound(name, "bare");
       const sorted = [...ratios].sort((a, b) => a - b);
       const mid = sorted[Math.ceil(sorted.length / 2) - 1] ?? 0;
       // The size is in the name so the line stands alone in the run's Markdown table.
-      target(`  send / bare, ${label}, ${messages}`, spread(ratios, times), `≥ ${goal}×`, mid >= goal);
+      target(`  send/bare, ${label}, ${messages}`, spread(ratios, times), `≥ ${goal}×`, mid >= goal);
     }
     figure("  reader / bare", spread(ratioPerRound("reader", "bare"), times));
   }
