@@ -88,10 +88,12 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
   }));
   const sink = createErrorSink({ onStorageError: (error) => outboxStore.setState({ storageError: error }) });
   const lifecycle = new Lifecycle();
-  // Every event this tab applies is mirrored by the others; `tabs` is assigned
-  // below, before anything can apply an event.
-  const threads = new ThreadRegistry((threadId, event) => {
-    tabs.broadcast({ type: "thread-event", threadId, event });
+  // Every event this tab applies is mirrored by the others, a task's worth per
+  // message, and only when another tab is there; `tabs` is assigned below,
+  // before anything can apply an event. Entry messages are posted even by a tab
+  // that thinks it is alone: a newcomer reads storage before its `hello` is heard.
+  const threads = new ThreadRegistry((threadId, events) => {
+    if (tabs.state.others > 0) tabs.broadcast({ type: "thread-events", threadId, events });
   });
   const http = new AgentHttp({
     url,

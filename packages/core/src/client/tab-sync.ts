@@ -102,8 +102,8 @@ export class TabSync {
         // The sending tab polled a run on: show what it stored (this tab does not poll).
         if (!this.#options.isLeader()) sink.track(background.resumeAll(), ErrorSource.background);
         return;
-      case "thread-event":
-        threads.applyRemote(message.threadId, message.event);
+      case "thread-events":
+        for (const event of message.events) threads.applyRemote(message.threadId, event);
         return;
       case "request":
         if (!running || !this.#options.isLeader()) return;

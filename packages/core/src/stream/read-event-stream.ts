@@ -37,7 +37,8 @@ export interface ReadEventStreamOptions {
    * Silence, in milliseconds, after which the stream is declared stalled and the
    * generator rejects with `stream_stalled`. Every chunk of bytes (keepalive
    * comments included) restarts the countdown; time the consumer spends between
-   * two events does not count. `Infinity` turns the watchdog off.
+   * two events does not count. A `retry:` the server sends shortens it to that
+   * interval plus 5 s, never lengthens it. `Infinity` turns the watchdog off.
    * @default 45_000
    */
   readonly stallTimeoutMs?: number;
@@ -166,7 +167,11 @@ export async function* readEventBatches(
       if (oversized) fail(tooLarge());
       else frames.push(frame);
     },
-    onRetry: (retryMs) => options.onRetry?.(retryMs),
+    onRetry: (retryMs) => {
+      // Parsed while the countdown is paused: the next read waits under the new bound.
+      watchdog?.declare(retryMs);
+      options.onRetry?.(retryMs);
+    },
     onComment: (comment) => options.onComment?.(comment),
     onError: (error) => {
       if (error.type === "max-buffer-size-exceeded") {

@@ -4,6 +4,9 @@ import { defaultTimers, type Timers } from "./timers";
 /** The contract sends `: keepalive` every 15 s; three missed keepalives mean the stream is dead. */
 export const DEFAULT_STALL_TIMEOUT_MS = 45_000;
 
+/** Silence allowed past an interval the server declared before the stream counts as stalled. */
+export const DECLARED_STALL_GRACE_MS = 5_000;
+
 export interface StallWatchdogOptions {
   /**
    * How long the stream may stay silent (no byte at all, keepalive comments
@@ -28,6 +31,11 @@ export interface StallWatchdog {
   touch(): void;
   /** Suspend the countdown while nobody is waiting for bytes; `touch` resumes it. */
   pause(): void;
+  /**
+   * The server declared it speaks every `intervalMs` (`retry:`): from the next
+   * `touch`, silence of that plus {@link DECLARED_STALL_GRACE_MS} stalls, if shorter.
+   */
+  declare(intervalMs: number): void;
   /** Cancel the countdown for good. Idempotent. */
   stop(): void;
   /** True once `onStall` has been called. */
@@ -41,7 +49,7 @@ export interface StallWatchdog {
  * turns that silence into an error the caller can recover from (re-attach).
  */
 export function createStallWatchdog(options: StallWatchdogOptions): StallWatchdog {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
+  let timeoutMs = options.timeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
   const timers = options.timers ?? defaultTimers;
   let state: "armed" | "paused" | "stopped" | "fired" = "armed";
 
@@ -59,6 +67,9 @@ export function createStallWatchdog(options: StallWatchdogOptions): StallWatchdo
       else if (state !== "paused") return;
       state = "armed";
       handle = timers.setTimeout(fire, timeoutMs);
+    },
+    declare(intervalMs) {
+      timeoutMs = Math.min(timeoutMs, intervalMs + DECLARED_STALL_GRACE_MS);
     },
     pause() {
       if (state !== "armed") return;

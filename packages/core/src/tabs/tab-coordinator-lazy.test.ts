@@ -38,7 +38,11 @@ function world() {
   return { listener, channel, send, received, dropped };
 }
 
-const threadEvent = (event: unknown) => ({ type: TabMessageType.threadEvent, threadId: "t1", event });
+const threadEvent = (event: unknown) => ({
+  type: TabMessageType.threadEvents,
+  threadId: "t1",
+  events: [event],
+});
 
 test("a run's ordinary events are read in the turn they arrive; a snapshot waits for the schemas, and what follows waits behind it", async () => {
   const { listener, channel, send, received, dropped } = world();

@@ -76,15 +76,15 @@ test("two coordinators in one page: one leads, stopping it hands over, messages 
   expect(b.coordinator.state.leaderTabId).toBe("a");
 
   const event = { type: EventType.RUN_STARTED, threadId: "thread-1", runId: "run-1" } as const;
-  expect(a.coordinator.broadcast({ type: TabMessageType.threadEvent, threadId: "thread-1", event })).toBe(
-    true,
-  );
-  await expect(b.nextMessage(TabMessageType.threadEvent)).resolves.toEqual({
-    type: "thread-event",
+  expect(
+    a.coordinator.broadcast({ type: TabMessageType.threadEvents, threadId: "thread-1", events: [event] }),
+  ).toBe(true);
+  await expect(b.nextMessage(TabMessageType.threadEvents)).resolves.toEqual({
+    type: "thread-events",
     threadId: "thread-1",
-    event,
+    events: [event],
   });
-  expect(a.messages.some((item) => item.message.type === TabMessageType.threadEvent)).toBe(false);
+  expect(a.messages.some((item) => item.message.type === TabMessageType.threadEvents)).toBe(false);
 
   await a.coordinator.stop();
   expect(a.coordinator.state.leader).toBe(false);

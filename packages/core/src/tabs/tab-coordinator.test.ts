@@ -182,22 +182,22 @@ test("messages reach every other tab of the namespace, with the sender's id, and
   const event = { type: EventType.RUN_STARTED, threadId: "thread-1", runId: "run-1" } as const;
   expect(a.coordinator.broadcast({ type: TabMessageType.entryChanged, entry })).toBe(true);
   expect(b.coordinator.broadcast({ type: TabMessageType.entryAdded, key: entry.key, entry })).toBe(true);
-  expect(a.coordinator.broadcast({ type: TabMessageType.threadEvent, threadId: "thread-1", event })).toBe(
-    true,
-  );
+  expect(
+    a.coordinator.broadcast({ type: TabMessageType.threadEvents, threadId: "thread-1", events: [event] }),
+  ).toBe(true);
   world.flush();
 
   expect(a.received).toEqual([{ message: { type: "entry-added", key: "key-1", entry }, from: "b" }]);
   // a leads: it acknowledges b's entry-added to every tab.
   expect(b.received).toEqual([
     { message: { type: "entry-changed", entry }, from: "a" },
-    { message: { type: "thread-event", threadId: "thread-1", event }, from: "a" },
+    { message: { type: "thread-events", threadId: "thread-1", events: [event] }, from: "a" },
     { message: { type: "entry-ack", key: "key-1" }, from: "a" },
   ]);
   expect(c.received.map((item) => `${item.from}:${item.message.type}`)).toEqual([
     "a:entry-changed",
     "b:entry-added",
-    "a:thread-event",
+    "a:thread-events",
     "a:entry-ack",
   ]);
   expect([...a.dropped, ...b.dropped, ...c.dropped]).toEqual([]);
@@ -267,8 +267,8 @@ test("malformed, foreign and own messages are dropped without a throw; the chann
     envelope({ type: "entry-changed", entry: { ...entry, decision: { kind: "maybe" } } }),
     envelope({ type: "entry-added", key: "key-1" }),
     envelope({ type: "entries-removed", keys: "key-1" }),
-    envelope({ type: "thread-event", threadId: "thread-1", event: { type: "NOT_AN_EVENT" } }),
-    envelope({ type: "thread-event", threadId: "thread-1", event: { type: EventType.RUN_STARTED } }),
+    envelope({ type: "thread-events", threadId: "thread-1", events: [{ type: "NOT_AN_EVENT" }] }),
+    envelope({ type: "thread-events", threadId: "thread-1", events: [{ type: EventType.RUN_STARTED }] }),
     envelope({ type: "leader" }),
     envelope({ type: "request", request: { kind: "format-disk" } }),
   ];

@@ -31,6 +31,10 @@ import { TAB_PROTOCOL, TAB_PROTOCOL_VERSION, TabMessageType } from "./tab-protoc
  *   follower: commit ─▶ entry-added ─▶ leader acks ─▶ answer() resolves
  *                                  └─ no leader known, or no ack in time ─▶ resolves (the tick finds it)
  *
+ * Every tab answers a `hello` (the leader with `leader`, the others with `here`) and
+ * says `bye` on stop, so each knows whether another tab is there (`others`): a tab
+ * alone posts no thread events, which is most of what tabs would tell each other.
+ *
  * Tabs talk over one BroadcastChannel per namespace. Every message is wrapped in
  * an envelope naming the sender, and parsed on arrival: other tabs are untrusted
  * input, so anything malformed, from another namespace, or from this tab is
@@ -86,6 +90,8 @@ export interface TabState {
   readonly unsupportedReason: UnsupportedReason | null;
   /** The last tab that announced leadership (this tab's id while it leads), if known. */
   readonly leaderTabId: string | null;
+  /** Other tabs heard from since `start()` that have not said `bye`. */
+  readonly others: number;
 }
 
 export interface TabCoordinatorOptions {
@@ -179,6 +185,8 @@ interface Session {
   starting: Promise<void>;
   /** The leader's rescan tick, while this session leads. */
   tick: unknown;
+  /** Ids of the other tabs heard from and not gone. */
+  readonly others: Set<string>;
 }
 
 const defaultCreateTabId = () => globalThis.crypto.randomUUID();
@@ -204,6 +212,7 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
     supported: false,
     unsupportedReason: null,
     leaderTabId: null,
+    others: 0,
   };
   let session: Session | undefined;
 
@@ -382,17 +391,22 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
   }
 
   /**
-   * A thread event's `event` checked as the stream reader checks one: by hand, or by
-   * the AG-UI schema once loaded. `undefined` when it waits for the schemas, `null`
-   * when the schema refuses it.
+   * A thread message's `events` checked as the stream reader checks them: by hand, or
+   * by the AG-UI schema once loaded. `undefined` when it waits for the schemas, `null`
+   * when the schema refuses one of them.
    */
   function checkedEnvelope(envelope: TabEnvelope): TabEnvelope | null | undefined {
     const message = envelope.message;
-    if (message.type !== TabMessageType.threadEvent || isValidSimpleEvent(message.event)) return envelope;
+    if (message.type !== TabMessageType.threadEvents || message.events.every(isValidSimpleEvent)) {
+      return envelope;
+    }
     const validate = loadedEventValidator();
     if (validate === undefined) return undefined;
     try {
-      return { ...envelope, message: { ...message, event: validate(message.event, undefined) } };
+      const events = message.events.map((event) =>
+        isValidSimpleEvent(event) ? event : validate(event, undefined),
+      );
+      return { ...envelope, message: { ...message, events } };
     } catch {
       return null;
     }
@@ -416,6 +430,7 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
       return true;
     }
     const message = envelope.message;
+    hear(current, envelope.from, message.type !== TabMessageType.bye);
     if (
       (message.type === TabMessageType.entryChanged || message.type === TabMessageType.entryAdded) &&
       message.entry.namespace !== namespace
@@ -428,6 +443,8 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
       post(current, { type: TabMessageType.leader, tabId });
       // A tab that joins may have written while no message reached us.
       rescan();
+    } else if (message.type === TabMessageType.hello) {
+      post(current, { type: TabMessageType.here });
     }
     if (message.type === TabMessageType.entryAdded && state.leader) {
       post(current, { type: TabMessageType.entryAck, key: message.key });
@@ -436,6 +453,13 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
       settleAnnouncement(message.key, AnnounceResult.acknowledged);
     guarded(() => options.onMessage(message, envelope.from));
     return true;
+  }
+
+  /** Another tab is there (`present`), or said `bye`. */
+  function hear(current: Session, from: string, present: boolean): void {
+    if (present) current.others.add(from);
+    else current.others.delete(from);
+    if (state.others !== current.others.size) setState({ others: current.others.size });
   }
 
   function drop(reason: DropReason): void {
@@ -458,9 +482,17 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
       listener: undefined,
       starting: Promise.resolve(),
       tick: undefined,
+      others: new Set(),
     };
     session = current;
-    setState({ started: true, leader: false, supported: false, unsupportedReason: null, leaderTabId: null });
+    setState({
+      started: true,
+      leader: false,
+      supported: false,
+      unsupportedReason: null,
+      leaderTabId: null,
+      others: 0,
+    });
 
     const channel = (options.openChannel ?? defaultOpenChannel)(channelName);
     if (channel) {
@@ -486,12 +518,13 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
   async function stop(): Promise<void> {
     const current = session;
     if (!current || current.stopped) return;
+    post(current, { type: TabMessageType.bye });
     current.stopped = true;
     // Report first, release after: the next leader must not start while this one sends.
     loseLeadership();
     stopTick(current);
     for (const key of [...awaitingAck.keys()]) settleAnnouncement(key, AnnounceResult.noAck);
-    setState({ started: false });
+    setState({ started: false, others: 0 });
     current.abort.abort(new DOMException("The tab coordinator stopped.", "AbortError"));
     current.release();
     if (current.channel) {

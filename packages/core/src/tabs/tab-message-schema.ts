@@ -9,8 +9,8 @@ import { TAB_PROTOCOL, TAB_PROTOCOL_VERSION, TabMessageType } from "./tab-protoc
  * What tabs tell each other, as zod/mini schemas: the specification of the
  * messages. The page never loads these: parseTabEnvelope (tab-message.ts)
  * checks each message by hand, and tab-message-check.test.ts holds that check
- * to these schemas (the same values accepted, the same output). A thread event's
- * `event` is only required to be an object here: the coordinator checks it as
+ * to these schemas (the same values accepted, the same output). A thread message's
+ * `events` are only required to be objects here: the coordinator checks it as
  * the stream reader does (tab-coordinator.ts).
  */
 
@@ -36,15 +36,17 @@ export const TabMessageSchema = z.discriminatedUnion("type", [
     keys: z.array(z.string().check(z.minLength(1))),
   }),
   z.object({
-    type: z.literal(TabMessageType.threadEvent),
+    type: z.literal(TabMessageType.threadEvents),
     threadId: z.string().check(z.minLength(1)),
-    /** Checked against the AG-UI event schema by the coordinator before anyone sees it. */
-    event: z.custom<AgUiEvent>(isJsonObject),
+    /** Checked against the AG-UI event schema by the coordinator before anyone sees them. */
+    events: z.array(z.custom<AgUiEvent>(isJsonObject)),
   }),
   z.object({ type: z.literal(TabMessageType.entryAck), key: z.string().check(z.minLength(1)) }),
   z.object({ type: z.literal(TabMessageType.backgroundChanged) }),
   z.object({ type: z.literal(TabMessageType.leader), tabId: z.string().check(z.minLength(1)) }),
   z.object({ type: z.literal(TabMessageType.hello) }),
+  z.object({ type: z.literal(TabMessageType.here) }),
+  z.object({ type: z.literal(TabMessageType.bye) }),
   z.object({ type: z.literal(TabMessageType.request), request: TabRequestSchema }),
 ]);
 

@@ -19,7 +19,7 @@ import { TAB_PROTOCOL, TAB_PROTOCOL_VERSION, TabMessageType } from "./tab-protoc
  * boundary: anything that does not match is dropped, never thrown. The check is
  * by hand, exactly as the zod schemas of tab-message-schema.ts parse (which
  * tab-message-check.test.ts holds it to), so a page reads its tabs without
- * loading zod. A thread event's `event` is only required to be an object here:
+ * loading zod. A thread message's `events` are only required to be objects here:
  * the coordinator checks it as the stream reader does (tab-coordinator.ts), by
  * hand for a run's ordinary events and with the AG-UI schemas, loaded on demand,
  * for any other.
@@ -44,12 +44,18 @@ export type TabMessage =
   /** `entry`: as written, for stores that are not shared between tabs (the memory fallback). */
   | { readonly type: typeof TabMessageType.entryAdded; readonly key: string; readonly entry: OutboxEntry }
   | { readonly type: typeof TabMessageType.entriesRemoved; readonly keys: readonly string[] }
-  /** `event`: checked against the AG-UI event schema by the coordinator before anyone sees it. */
-  | { readonly type: typeof TabMessageType.threadEvent; readonly threadId: string; readonly event: AgUiEvent }
+  /** `events`: checked against the AG-UI event schema by the coordinator before anyone sees them. */
+  | {
+      readonly type: typeof TabMessageType.threadEvents;
+      readonly threadId: string;
+      readonly events: readonly AgUiEvent[];
+    }
   | { readonly type: typeof TabMessageType.entryAck; readonly key: string }
   | { readonly type: typeof TabMessageType.backgroundChanged }
   | { readonly type: typeof TabMessageType.leader; readonly tabId: string }
   | { readonly type: typeof TabMessageType.hello }
+  | { readonly type: typeof TabMessageType.here }
+  | { readonly type: typeof TabMessageType.bye }
   | { readonly type: typeof TabMessageType.request; readonly request: TabRequest };
 /** One member of the union, by `type`. */
 export type TabMessageOf<T extends TabMessageType> = Extract<TabMessage, { type: T }>;
@@ -81,11 +87,13 @@ const message = variants(
     [TabMessageType.entryChanged]: { entry: checkOutboxEntry },
     [TabMessageType.entryAdded]: { key: nonEmptyString, entry: checkOutboxEntry },
     [TabMessageType.entriesRemoved]: { keys: arrayOf(nonEmptyString) },
-    [TabMessageType.threadEvent]: { threadId: nonEmptyString, event: jsonObject },
+    [TabMessageType.threadEvents]: { threadId: nonEmptyString, events: arrayOf(jsonObject) },
     [TabMessageType.entryAck]: { key: nonEmptyString },
     [TabMessageType.backgroundChanged]: {},
     [TabMessageType.leader]: { tabId: nonEmptyString },
     [TabMessageType.hello]: {},
+    [TabMessageType.here]: {},
+    [TabMessageType.bye]: {},
     [TabMessageType.request]: { request },
   } satisfies Record<TabMessageType, Shape>,
   Rest.strip,

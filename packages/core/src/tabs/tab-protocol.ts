@@ -9,16 +9,20 @@ export const TabMessageType = {
   entryAdded: "entry-added",
   /** Entries were deleted (discard of a final entry, or `clear()`): forget them. */
   entriesRemoved: "entries-removed",
-  /** An AG-UI event applied to a thread in the sending tab: apply it to the mirror. */
-  threadEvent: "thread-event",
+  /** The AG-UI events one task applied to a thread in the sending tab: apply them to the mirror. */
+  threadEvents: "thread-events",
   /** A background run record changed in storage: read the runs again to mirror them. */
   backgroundChanged: "background-changed",
   /** The leader heard an `entry-added`: the follower's `answer()` may resolve. */
   entryAck: "entry-ack",
   /** The sender holds the lock and sends for the namespace. */
   leader: "leader",
-  /** A tab joined; the leader answers with `leader` (and may resend state). */
+  /** A tab joined; the leader answers with `leader`, every other tab with `here`. */
   hello: "hello",
+  /** A follower's answer to `hello`: the newcomer is not alone. */
+  here: "here",
+  /** A tab left: when none is left, thread events are no longer posted. */
+  bye: "bye",
   /** A follower asks the leader to act on the person's behalf (only the leader writes delivery state). */
   request: "request",
 } as const;

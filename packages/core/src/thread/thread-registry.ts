@@ -12,17 +12,24 @@ export function readonlyStore<T>(store: StoreApi<T>): ReadonlyStore<T> {
 }
 
 interface Thread {
+  readonly threadId: string;
   readonly store: StoreApi<ThreadState>;
   /** Message positions, carried from one draft to the next. */
   readonly index: MessageIndex;
   /** Events applied and not yet published. */
   draft: ThreadDraft | undefined;
+  /** This tab's own events in the draft, reported with it. */
+  readonly own: AgUiEvent[];
 }
+
+/** Receives the events this tab applied to a thread, once per publish. */
+export type OnApply = (threadId: string, events: readonly AgUiEvent[]) => void;
 
 /**
  * One zustand store per thread, created on first use. Events this tab applies
- * are reported to `onApply` (other tabs mirror them); events mirrored from
- * another tab come in through `applyRemote` and are not reported again.
+ * are reported to `onApply` when they are published, a task's worth at once
+ * (other tabs mirror them); events mirrored from another tab come in through
+ * `applyRemote` and are not reported again.
  *
  * Events are folded into a draft and published once per task: a stream decodes
  * a network chunk in one go, so each chunk wakes subscribers once however many
@@ -33,10 +40,10 @@ interface Thread {
 export class ThreadRegistry {
   readonly #threads = new Map<string, Thread>();
   readonly #pending = new Set<Thread>();
-  readonly #onApply: ((threadId: string, event: AgUiEvent) => void) | undefined;
+  readonly #onApply: OnApply | undefined;
   #scheduled = false;
 
-  constructor(onApply?: (threadId: string, event: AgUiEvent) => void) {
+  constructor(onApply?: OnApply) {
     this.#onApply = onApply;
   }
 
@@ -44,9 +51,11 @@ export class ThreadRegistry {
     let thread = this.#threads.get(threadId);
     if (!thread) {
       thread = {
+        threadId,
         store: createStore<ThreadState>()(() => emptyThreadState(threadId)),
         index: new MessageIndex(),
         draft: undefined,
+        own: [],
       };
       this.#threads.set(threadId, thread);
     }
@@ -72,7 +81,7 @@ export class ThreadRegistry {
 
   apply(threadId: string, event: AgUiEvent): void {
     this.applyRemote(threadId, event);
-    this.#onApply?.(threadId, event);
+    if (this.#onApply) this.#thread(threadId).own.push(event);
   }
 
   applyRemote(threadId: string, event: AgUiEvent): void {
@@ -96,8 +105,10 @@ export class ThreadRegistry {
     // starts a fresh draft from the state it was just given.
     for (const thread of pending) {
       const draft = thread.draft;
+      const own = thread.own.splice(0);
       thread.draft = undefined;
       if (draft?.changed) thread.store.setState(draft.finish(), true);
+      if (own.length > 0) this.#onApply?.(thread.threadId, own);
     }
   }
 
@@ -120,7 +131,10 @@ export class ThreadRegistry {
   }
 
   clear(): void {
-    for (const thread of this.#pending) thread.draft = undefined;
+    for (const thread of this.#pending) {
+      thread.draft = undefined;
+      thread.own.length = 0;
+    }
     this.#pending.clear();
     for (const [threadId, { store }] of this.#threads) store.setState(emptyThreadState(threadId), true);
   }

@@ -46,11 +46,13 @@ interface Setup {
 /** Every (runId, seq) the thread registry applied, in order: proof each event is applied once. */
 function recordingThreads(): { threads: ThreadRegistry; applied: StreamCursor[] } {
   const applied: StreamCursor[] = [];
-  const threads = new ThreadRegistry((_threadId, event) => {
-    const cursor = (event.metadata as Record<string, unknown> | undefined)?.[MetadataKey.stream] as
-      | StreamCursor
-      | undefined;
-    if (cursor) applied.push({ runId: cursor.runId, seq: cursor.seq });
+  const threads = new ThreadRegistry((_threadId, events) => {
+    for (const event of events) {
+      const cursor = (event.metadata as Record<string, unknown> | undefined)?.[MetadataKey.stream] as
+        | StreamCursor
+        | undefined;
+      if (cursor) applied.push({ runId: cursor.runId, seq: cursor.seq });
+    }
   });
   return { threads, applied };
 }

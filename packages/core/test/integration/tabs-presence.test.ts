@@ -1,0 +1,63 @@
+import { expect, test } from "vitest";
+import type { ChannelLike } from "../../src/tabs/channel";
+import { InMemoryBroadcastHub, InMemoryLockManager } from "../../src/tabs/in-memory-tabs";
+import type { TabEnvelope } from "../../src/tabs/tab-message";
+import { askForDeployment, makeClient, startHarness } from "./harness";
+
+// Tabs of one browser whose channels log every thread message they post.
+async function browser() {
+  const harness = await startHarness();
+  const locks = new InMemoryLockManager();
+  const hub = new InMemoryBroadcastHub();
+  const posted: { from: string; events: number }[] = [];
+  const logged = (from: string, channel: ChannelLike): ChannelLike => ({
+    postMessage(data) {
+      const { message } = data as TabEnvelope;
+      // A message per event, or per task's worth of events.
+      if (message.type === "thread-events") posted.push({ from, events: message.events.length });
+      else if ((message.type as string) === "thread-event") posted.push({ from, events: 1 });
+      channel.postMessage(data);
+    },
+    addEventListener: (type, listener) => channel.addEventListener(type, listener),
+    removeEventListener: (type, listener) => channel.removeEventListener(type, listener),
+    close: () => channel.close(),
+  });
+  let tabs = 0;
+  const tab = () => {
+    tabs += 1;
+    const from = `tab-${tabs}`;
+    return makeClient(harness, {
+      deps: { locks: () => locks, openChannel: (name) => logged(from, hub.openChannel(name)) },
+    });
+  };
+  return { tab, posted };
+}
+
+test("a tab alone posts no thread events; with another tab there, one message carries a task's events", async () => {
+  const { tab, posted } = await browser();
+  const first = tab();
+  await first.start();
+  await askForDeployment(first, "t-alone");
+  expect(posted).toEqual([]);
+
+  const second = tab();
+  await second.start();
+  const interrupt = await askForDeployment(first, "t-shared");
+  // The follower mirrors the thread, its question included.
+  expect(
+    second
+      .thread("t-shared")
+      .store.getState()
+      .pendingInterrupts.map((pending) => pending.id),
+  ).toEqual([interrupt.id]);
+  const fromFirst = posted.filter((message) => message.from === "tab-1");
+  const events = fromFirst.reduce((sum, message) => sum + message.events, 0);
+  expect(fromFirst.length).toBeLessThan(events);
+
+  second.dispose();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  posted.length = 0;
+  await askForDeployment(first, "t-alone-again");
+  expect(posted).toEqual([]);
+  first.dispose();
+});
