@@ -143,9 +143,11 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
         {verdict?.sentence ?? (approval.submitting ? "Saving your answer…" : "")}
       </p>
       {approval.state === EntryState.needsUser && approval.lastError ? (
-        <p className="agui-card__detail" data-testid="approval-error-detail">
+        // The server's code is for whoever debugs: folded under Details, not read as the status.
+        <details className="agui-card__detail" data-testid="approval-error-detail">
+          <summary>Details</summary>
           {describeEntryError(approval.lastError)}
-        </p>
+        </details>
       ) : null}
       {approval.error ? (
         <p className="agui-field__error" role="alert">
