@@ -94,3 +94,25 @@ test("at 1280 px the Outbox and Ledger keep words whole, and a delivered rejecti
   await expectNoAxeViolations(page);
   expect((await mock.ledger(threadId)).map((execution) => execution.args)).toEqual([{ target: "prod" }]);
 });
+
+test("two questions keep their order on screen while they are answered", async ({ page, mock, threadId }) => {
+  await openThread(page, threadId);
+  await page.getByLabel("Your message", { exact: true }).fill("deploy to prod and staging");
+  await page.getByRole("button", { name: "Send" }).click();
+  const headings = page.getByTestId("approval-card").getByRole("heading", { level: 3 });
+  const asked = ["Deploy to prod?", "Deploy to staging?"];
+  await expect(headings).toHaveText(asked);
+
+  // The second first: held for the other, it stays where it was asked.
+  await page.getByTestId("approval-card").nth(1).getByTestId("reject").click();
+  await expect(page.getByTestId("approval-card").nth(1)).toHaveAttribute("data-state", "held");
+  await expect(headings).toHaveText(asked);
+  await expectNoAxeViolations(page);
+
+  await page.getByTestId("approval-card").nth(0).getByTestId("approve").click();
+  await expect(page.getByTestId("approval-status")).toHaveText(["Applied.", "Rejection delivered."], {
+    timeout: 20_000,
+  });
+  await expect(headings).toHaveText(asked);
+  expect((await mock.ledger(threadId)).map((execution) => execution.args)).toEqual([{ target: "prod" }]);
+});
