@@ -78,3 +78,30 @@ test("answering after the server was reset says so in words; the code is only un
   expect(await mock.ledger(threadId)).toEqual([]);
   expect(await mock.occurrences(threadId)).toEqual([]);
 });
+
+test("a crash and restart while the answer is delivered shows no raw id or code in the conversation", async ({
+  page,
+  mock,
+  threadId,
+}) => {
+  await openThread(page, threadId);
+  await askToDeploy(page);
+  // Every rendered text the conversation shows from now on, checked as it changes.
+  await page.evaluate((source) => {
+    const raw = new RegExp(source);
+    const region = document.querySelector('section[aria-labelledby="chat-title"]') as HTMLElement;
+    const seen: string[] = [];
+    (globalThis as { rawSeen?: string[] }).rawSeen = seen;
+    new MutationObserver(() => {
+      // biome-ignore lint/performance/useDomNodeTextContent: what is rendered is what a person reads.
+      const match = raw.exec(region.innerText);
+      if (match) seen.push(match[0]);
+    }).observe(region, { subtree: true, childList: true, characterData: true, attributes: true });
+  }, RAW.source);
+  await mock.addFaults({ point: "after-tool", action: "crash", threadId });
+  await approve(page);
+  await expect(cardStatus(page)).toHaveText("Applied.", { timeout: 45_000 });
+  expect(await page.evaluate(() => (globalThis as { rawSeen?: string[] }).rawSeen)).toEqual([]);
+  await expectNoAxeViolations(page);
+  expect(await mock.ledger(threadId)).toHaveLength(1);
+});
