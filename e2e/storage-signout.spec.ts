@@ -17,6 +17,7 @@ import {
   readBackgroundRuns,
   readStoredEntries,
   reportBackgroundPuts,
+  signOutDiscarding,
 } from "./support/demo-page";
 import { expect, test } from "./support/fixtures";
 
@@ -61,8 +62,7 @@ for (const where of ["the sending page", "the other page"] as const) {
     expect(await entriesOf(page, "demo:alice", threadId)).toHaveLength(1);
     await expect(outboxRows(other)).toHaveCount(1);
 
-    await leaving.getByTestId("sign-out").click();
-    await leaving.getByTestId("signed-out").waitFor();
+    await signOutDiscarding(leaving);
     expect(await entriesOf(staying, "demo:alice", threadId)).toEqual([]);
 
     // The server runs the held answer and replies; no page writes it back.

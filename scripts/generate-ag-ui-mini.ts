@@ -271,7 +271,9 @@ export function generateAgUiMini(): Record<string, string> {
   ].join("\n");
   return {
     [CAPABILITIES_PATH]: formatted(capabilities, CAPABILITIES_PATH),
-    [GENERATED_PATH]: formatted(events, GENERATED_PATH),
+    // Biome turns `/* @__PURE__ */ new RegExp(…)` into a literal, which the annotation
+    // cannot mark: Rolldown warned of it (INVALID_ANNOTATION) on every build.
+    [GENERATED_PATH]: formatted(events, GENERATED_PATH).replace("/* @__PURE__ */ /", "/"),
   };
 }
 

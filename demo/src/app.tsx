@@ -1,8 +1,8 @@
-import { createOutboxClient, type OutboxClient } from "@agui-outbox/core";
+import { createOutboxClient, EntryState, type OutboxClient, type OutboxEntry } from "@agui-outbox/core";
 import { backgroundRuns } from "@agui-outbox/core/background";
 import { OutboxProvider } from "@agui-outbox/react";
 import { QueryClient } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { BackgroundRunsPanel } from "./components/background-runs-panel";
 import { ChaosPanel } from "./components/chaos-panel";
 import { ChatThread } from "./components/chat-thread";
@@ -46,10 +46,41 @@ function useDemoClient(user: string | null): OutboxClient | null {
   return client;
 }
 
+const NO_ENTRIES: readonly OutboxEntry[] = [];
+// Answers waiting on this device. One in flight or streaming is the server's already:
+// discarding it here would not take it back, so sign-out does not offer to.
+const WAITING: ReadonlySet<string> = new Set([
+  EntryState.queued,
+  EntryState.held,
+  EntryState.retryWait,
+  EntryState.stalled,
+  EntryState.paused,
+]);
+
+/** The answers of this client's user still waiting on this device to be sent. */
+function useUnsentAnswers(client: OutboxClient | null): readonly OutboxEntry[] {
+  const entries = useSyncExternalStore(
+    (listener) => client?.outbox.subscribe(listener) ?? (() => {}),
+    () => client?.outbox.getState().entries ?? NO_ENTRIES,
+  );
+  return useMemo(() => entries.filter((entry) => WAITING.has(entry.state)), [entries]);
+}
+
+/** What the signed-out page says: what became of the answers, when this page knows. */
+function signedOutText(keptBy: { user: string; count: number } | null | undefined): string {
+  if (keptBy === undefined) return "Sign in to continue.";
+  if (keptBy === null) return "Your answers stored in this browser were deleted. Sign in to start again.";
+  const answers = keptBy.count === 1 ? "1 unsent answer is" : `${keptBy.count} unsent answers are`;
+  return `${answers} kept in this browser and will be sent when ${keptBy.user} signs in again.`;
+}
+
 export function App(): ReactNode {
   const [user, setUser] = useState(currentUser);
   const [threadId, setThreadId] = useState(currentThreadId);
   const client = useDemoClient(user);
+  const unsent = useUnsentAnswers(client);
+  // Set at sign-out: null when the answers were wiped; undefined after a reload (not known).
+  const [keptBy, setKeptBy] = useState<{ user: string; count: number } | null | undefined>(undefined);
 
   useEffect(() => {
     const onHashChange = () => setThreadId(currentThreadId());
@@ -63,9 +94,11 @@ export function App(): ReactNode {
   };
   // What an app does on sign-out: wipe the user's outbox first (the client stops
   // delivery, lets writes under way land, then deletes every entry of the namespace),
-  // and only then drop the session.
-  const signOut = async () => {
-    await client?.clear();
+  // and only then drop the session. Kept answers stay in the user's namespace; the
+  // client of their next sign-in sends them.
+  const signOut = async (keep: boolean) => {
+    if (!keep) await client?.clear();
+    setKeptBy(keep && user !== null ? { user, count: unsent.length } : null);
     changeUser(null);
   };
   const newThread = () => setThreadId(startNewThread());
@@ -80,13 +113,16 @@ export function App(): ReactNode {
           user={user}
           onUserChange={changeUser}
           onSignOut={client ? signOut : undefined}
+          unsent={unsent}
           onNewThread={newThread}
         />
       </header>
       {user === null ? (
         <main className="panel" aria-labelledby="signed-out-title" data-testid="signed-out">
           <h2 id="signed-out-title">Signed out</h2>
-          <p className="muted">Your answers stored in this browser were deleted. Sign in to start again.</p>
+          <p className="muted" data-testid="signed-out-text">
+            {signedOutText(keptBy)}
+          </p>
         </main>
       ) : client ? (
         <OutboxProvider

@@ -33,9 +33,7 @@ async function askToDeploy(page: Page, threadId: string) {
   // pydantic-ai answers the hydration of a conversation it does not hold yet with a
   // RUN_ERROR ("Processed history cannot be empty."): wait for it, so the message is not
   // sent into a hydration still running.
-  await expect(page.getByTestId("run-state")).toHaveText(
-    "The run failed: Processed history cannot be empty.",
-  );
+  await expect(page.getByTestId("run-error-detail")).toContainText("Processed history cannot be empty.");
   await page.getByLabel("Your message", { exact: true }).fill("please deploy to prod");
   await page.getByRole("button", { name: "Send" }).click();
   const card = approvalCard(page);

@@ -13,6 +13,7 @@ import {
   outboxRows,
   readBackgroundRuns,
   readStoredEntries,
+  signOutDiscarding,
 } from "../support/demo-page";
 import { type Fault, MockControl } from "../support/mock-control";
 import { checkHistory } from "./check-history";
@@ -136,8 +137,7 @@ async function signOutDuringDelivery(
   await approvalCard(answering).getByTestId("approve").click();
   await answering.locator('[data-testid="approval-card"]:not([data-state="unanswered"])').waitFor();
   await new Promise((resolve) => setTimeout(resolve, random.int(0, 600)));
-  await leaving.getByTestId("sign-out").click();
-  await leaving.getByTestId("signed-out").waitFor();
+  await signOutDiscarding(leaving);
   signedOut = true;
   const gone = async (when: string) => {
     const left = (await readStoredEntries(staying)).filter(

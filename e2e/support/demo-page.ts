@@ -217,3 +217,16 @@ export async function reportBackgroundPuts(page: Page): Promise<void> {
     };
   }, BACKGROUND_PUT);
 }
+
+/**
+ * Signs out and wipes this user's answers: an answer still waiting on this device is
+ * asked about first (keep or discard), and this discards it.
+ */
+export async function signOutDiscarding(page: Page): Promise<void> {
+  await page.getByTestId("sign-out").click();
+  const discard = page.getByRole("button", { name: "Discard them and sign out" });
+  const signedOut = page.getByTestId("signed-out");
+  await signedOut.or(discard).first().waitFor();
+  if (await discard.isVisible()) await discard.click();
+  await signedOut.waitFor();
+}

@@ -1,5 +1,11 @@
 import type { Message } from "@agui-outbox/core/protocol";
-import { ApprovalList, useBackgroundRuns, useCapabilities, useThread } from "@agui-outbox/react";
+import {
+  ApprovalList,
+  useBackgroundRuns,
+  useCapabilities,
+  useConnection,
+  useThread,
+} from "@agui-outbox/react";
 import { type FormEvent, type ReactNode, useId, useState } from "react";
 
 function toolCallsOf(message: Message): string[] {
@@ -24,6 +30,20 @@ function MessageItem(props: { message: Message }): ReactNode {
   );
 }
 
+/** The server's own words and code, for whoever debugs: folded away, never the sentence a person reads. */
+function ErrorDetails(props: { testId: string; text: string }): ReactNode {
+  return (
+    <details className="error-details" data-testid={props.testId}>
+      <summary>Details</summary>
+      <code>{props.text}</code>
+    </details>
+  );
+}
+
+function failureText(run: { code: string | null; message: string }): string {
+  return run.code ? `${run.code}: ${run.message}` : run.message;
+}
+
 /** The conversation, its open questions, and the box to write in. */
 export function ChatThread(props: { threadId: string }): ReactNode {
   const thread = useThread(props.threadId);
@@ -31,10 +51,17 @@ export function ChatThread(props: { threadId: string }): ReactNode {
   // A server without the contract's background routes cannot serve a background run: say so up front.
   const capabilities = useCapabilities();
   const backgroundSupported = capabilities.data?.recovery?.background !== undefined;
-  const backgroundReason = capabilities.isPending
-    ? "Reading what the server supports…"
-    : "This server does not support background runs.";
+  // Only a server that answered can say it has no background routes; a read that failed says nothing.
+  const { online } = useConnection();
+  const backgroundReason = !online
+    ? "You are offline: a background run needs the server."
+    : capabilities.isError
+      ? "The server could not be reached to ask whether it supports background runs."
+      : capabilities.isPending
+        ? "Reading what the server supports…"
+        : "This server does not support background runs.";
   const backgroundHintId = useId();
+  const waitingHintId = useId();
   const [draft, setDraft] = useState("please deploy to prod");
   const [sendError, setSendError] = useState<string | null>(null);
   const inputId = useId();
@@ -42,7 +69,8 @@ export function ChatThread(props: { threadId: string }): ReactNode {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const text = draft.trim();
-    if (!text) return;
+    // A run that asked is resumed by its answers: a message now is refused by the server.
+    if (!text || waiting) return;
     setSendError(null);
     // Sent is sent: a second Enter in a full composer would ask the agent again.
     setDraft("");
@@ -54,6 +82,8 @@ export function ChatThread(props: { threadId: string }): ReactNode {
   };
 
   const running = thread.run.name === "running";
+  const waiting = thread.pendingInterrupts.length > 0;
+  const hint = waiting ? waitingHintId : backgroundSupported ? undefined : backgroundHintId;
   return (
     <section className="panel chat" aria-labelledby="chat-title">
       <h2 id="chat-title">
@@ -64,7 +94,12 @@ export function ChatThread(props: { threadId: string }): ReactNode {
       ) : null}
       {thread.hydrationError && !thread.hydrating ? (
         <div className="error-box" role="alert" data-testid="hydration-error">
-          <p>The conversation could not be loaded: {thread.hydrationError.message}</p>
+          <p>
+            {online
+              ? "The conversation could not be loaded."
+              : "The conversation could not be loaded: you are offline. It loads again when you are back."}
+          </p>
+          <ErrorDetails testId="hydration-error-detail" text={thread.hydrationError.message} />
           <button type="button" className="agui-button" onClick={() => void thread.rehydrate()}>
             Try again
           </button>
@@ -77,8 +112,11 @@ export function ChatThread(props: { threadId: string }): ReactNode {
       </ol>
       <p className="run-state" data-testid="run-state" data-run={thread.run.name}>
         {running ? "The agent is working…" : null}
-        {thread.run.name === "failed" ? `The run failed: ${thread.run.message}` : null}
+        {thread.run.name === "failed" ? "The agent's run failed." : null}
       </p>
+      {thread.run.name === "failed" ? (
+        <ErrorDetails testId="run-error-detail" text={failureText(thread.run)} />
+      ) : null}
       <div className="approvals">
         <ApprovalList threadId={props.threadId} />
       </div>
@@ -94,7 +132,12 @@ export function ChatThread(props: { threadId: string }): ReactNode {
           data-testid="composer-input"
         />
         <div className="composer__buttons">
-          <button type="submit" className="agui-button agui-button--primary" disabled={running}>
+          <button
+            type="submit"
+            className="agui-button agui-button--primary"
+            disabled={running || waiting}
+            aria-describedby={waiting ? waitingHintId : undefined}
+          >
             Send
           </button>
           <button
@@ -102,12 +145,18 @@ export function ChatThread(props: { threadId: string }): ReactNode {
             className="agui-button"
             data-mode="background"
             data-testid="send-background"
-            disabled={running || !backgroundSupported}
-            aria-describedby={backgroundSupported ? undefined : backgroundHintId}
+            disabled={running || waiting || !backgroundSupported}
+            aria-describedby={hint}
           >
             Run in background
           </button>
         </div>
+        {waiting ? (
+          <p id={waitingHintId} className="muted composer__hint" data-testid="composer-waiting">
+            The agent is waiting for your answer to the question above. Answer it or cancel it, then send your
+            message.
+          </p>
+        ) : null}
         {backgroundSupported ? null : (
           <p id={backgroundHintId} className="muted composer__hint" data-testid="background-unsupported">
             {backgroundReason}
@@ -115,9 +164,10 @@ export function ChatThread(props: { threadId: string }): ReactNode {
         )}
       </form>
       {sendError ? (
-        <p className="error" role="alert">
-          {sendError}
-        </p>
+        <div role="alert">
+          <p className="error">Your message was not sent.</p>
+          <ErrorDetails testId="send-error-detail" text={sendError} />
+        </div>
       ) : null}
     </section>
   );

@@ -8,6 +8,7 @@ import {
   useRetryCountdown,
 } from "@agui-outbox/react";
 import type { ReactNode } from "react";
+import { stateLabel } from "../state-label";
 
 function TrayRow(props: { entry: OutboxEntry }): ReactNode {
   const { entry } = props;
@@ -26,11 +27,10 @@ function TrayRow(props: { entry: OutboxEntry }): ReactNode {
       <td>{describeDecision(entry.decision)}</td>
       <td>
         <span className={`badge badge--${verdict.tone}`} data-testid="outbox-state">
-          {entry.state}
+          {stateLabel(entry)}
         </span>
       </td>
       <td data-testid="outbox-attempts">{entry.attempts}</td>
-      <td data-testid="outbox-countdown">{seconds === null ? "—" : `${seconds}s`}</td>
       <td>{verdict.sentence}</td>
       <td>
         {entry.state === "retry_wait" ? (
@@ -48,7 +48,7 @@ function TrayRow(props: { entry: OutboxEntry }): ReactNode {
   );
 }
 
-/** Every answer of this user, with its delivery state, attempts and retry countdown. */
+/** Every answer of this user, with its delivery state, attempts and (in the status) retry countdown. */
 export function OutboxTray(): ReactNode {
   const outbox = useOutbox();
   return (
@@ -74,7 +74,6 @@ export function OutboxTray(): ReactNode {
                 <th scope="col">Answer</th>
                 <th scope="col">State</th>
                 <th scope="col">Attempts</th>
-                <th scope="col">Next try</th>
                 <th scope="col">Status</th>
                 <th scope="col">Actions</th>
               </tr>

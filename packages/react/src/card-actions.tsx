@@ -3,12 +3,15 @@ import { type ReactNode, useState } from "react";
 import type { ApprovalCardModel } from "./approval-card";
 
 /** Removes an answer with a final verdict from the outbox (the card returns to the question if it is still open). */
-function DismissButton(props: { card: ApprovalCardModel }): ReactNode {
+function DismissButton(props: { card: ApprovalCardModel; onDismiss: () => void }): ReactNode {
   return (
     <button
       type="button"
       className="agui-button"
-      onClick={() => void props.card.approval.discard()}
+      onClick={() => {
+        props.onDismiss();
+        void props.card.approval.discard();
+      }}
       data-testid="dismiss"
     >
       Dismiss
@@ -21,7 +24,7 @@ function DismissButton(props: { card: ApprovalCardModel }): ReactNode {
  * each action does. Resending asks first, because the agent may run the tool
  * again; the entry stays on screen until the person dismisses it.
  */
-function LostActions(props: { card: ApprovalCardModel; onDone: () => void }): ReactNode {
+function LostActions(props: CardActionsProps): ReactNode {
   const { approval } = props.card;
   const [confirming, setConfirming] = useState(false);
   return (
@@ -65,7 +68,10 @@ function LostActions(props: { card: ApprovalCardModel; onDone: () => void }): Re
               type="button"
               className="agui-button"
               data-testid="resend-back"
-              onClick={() => setConfirming(false)}
+              onClick={() => {
+                setConfirming(false);
+                props.onDone();
+              }}
             >
               Don't send
             </button>
@@ -83,15 +89,23 @@ function LostActions(props: { card: ApprovalCardModel; onDone: () => void }): Re
               Resend as a message
             </button>
           )}
-          <DismissButton card={props.card} />
+          <DismissButton card={props.card} onDismiss={props.onDismiss} />
         </div>
       )}
     </div>
   );
 }
 
+export interface CardActionsProps {
+  readonly card: ApprovalCardModel;
+  /** After an action whose button goes away: focus the status line. */
+  readonly onDone: () => void;
+  /** Just before Dismiss removes the answer: the card decides where focus goes next. */
+  readonly onDismiss: () => void;
+}
+
 /** The actions the person has at each state after answering. */
-export function CardActions(props: { card: ApprovalCardModel; onDone: () => void }): ReactNode {
+export function CardActions(props: CardActionsProps): ReactNode {
   const { card } = props;
   switch (card.approval.state) {
     case EntryState.retryWait:
@@ -103,7 +117,10 @@ export function CardActions(props: { card: ApprovalCardModel; onDone: () => void
           <button
             type="button"
             className="agui-button"
-            onClick={() => void card.approval.retryNow()}
+            onClick={() => {
+              props.onDone();
+              void card.approval.retryNow();
+            }}
             data-testid="retry-now"
           >
             Retry now
@@ -111,14 +128,14 @@ export function CardActions(props: { card: ApprovalCardModel; onDone: () => void
         </div>
       );
     case EntryState.lost:
-      return <LostActions card={card} onDone={props.onDone} />;
+      return <LostActions {...props} />;
     case EntryState.applied:
     case EntryState.elsewhere:
     case EntryState.needsUser:
     case EntryState.expired:
       return (
         <div className="agui-card__actions">
-          <DismissButton card={card} />
+          <DismissButton card={card} onDismiss={props.onDismiss} />
         </div>
       );
     default:

@@ -1,10 +1,11 @@
 import { EntryState } from "@agui-outbox/core";
-import { type FormEvent, type ReactNode, useId, useRef } from "react";
+import { type FormEvent, type ReactNode, useEffect, useId, useRef } from "react";
 import { useApprovalCard } from "./approval-card";
 import { CardActions } from "./card-actions";
 import { describeArgs, describeDecision } from "./describe-decision";
 import { describeEntryError } from "./describe-error";
 import { FieldEditor } from "./field-editor";
+import { nextFocusable } from "./next-focusable";
 import type { CountdownClock } from "./use-retry-countdown";
 
 export interface DefaultApprovalCardProps {
@@ -37,6 +38,26 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
     approval.question ?? (approval.proposed ? `Run ${approval.proposed.name}?` : "Approval needed");
   const locked = !answering || approval.submitting;
   const focusStatus = () => status.current?.focus();
+  const root = useRef<HTMLElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Dismiss removes the answer: the card shows the question again if it is still open
+  // (focus its heading), or leaves the page (focus what followed it, not <body>).
+  const afterDismiss = useRef<HTMLElement | null>(null);
+  const onDismiss = () => {
+    afterDismiss.current = nextFocusable(root.current);
+  };
+  const answered = approval.entry !== undefined;
+  useEffect(() => {
+    if (answered || afterDismiss.current === null) return;
+    afterDismiss.current = null;
+    heading.current?.focus();
+  }, [answered]);
+  useEffect(
+    () => () => {
+      if (afterDismiss.current?.isConnected) afterDismiss.current.focus();
+    },
+    [],
+  );
 
   // Enter in a field submits a form implicitly: that must never answer, so only a
   // press of Approve does (an edit half-typed is not a decision to deploy it).
@@ -54,6 +75,7 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
   return (
     // An article, not a landmark: a thread may hold several cards asking the same question.
     <article
+      ref={root}
       className={["agui-card", `agui-card--${verdict?.tone ?? "open"}`, props.className]
         .filter(Boolean)
         .join(" ")}
@@ -63,7 +85,7 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
       data-state={approval.state}
       data-phase={approval.phase}
     >
-      <h3 id={titleId} className="agui-card__title">
+      <h3 id={titleId} ref={heading} tabIndex={-1} className="agui-card__title">
         {question}
       </h3>
       {approval.proposed ? (
@@ -143,16 +165,18 @@ export function DefaultApprovalCard(props: DefaultApprovalCardProps): ReactNode 
         {verdict?.sentence ?? (approval.submitting ? "Saving your answer…" : "")}
       </p>
       {approval.state === EntryState.needsUser && approval.lastError ? (
-        <p className="agui-card__detail" data-testid="approval-error-detail">
+        // The server's code is for whoever debugs: folded under Details, not read as the status.
+        <details className="agui-card__detail" data-testid="approval-error-detail">
+          <summary>Details</summary>
           {describeEntryError(approval.lastError)}
-        </p>
+        </details>
       ) : null}
       {approval.error ? (
         <p className="agui-field__error" role="alert">
           {approval.error.message}
         </p>
       ) : null}
-      <CardActions card={card} onDone={focusStatus} />
+      <CardActions card={card} onDone={focusStatus} onDismiss={onDismiss} />
     </article>
   );
 }

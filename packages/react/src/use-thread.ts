@@ -1,4 +1,4 @@
-import type { PendingInterrupt, RunState, ThreadState } from "@agui-outbox/core";
+import type { OutboxClient, PendingInterrupt, RunState, ThreadState } from "@agui-outbox/core";
 import type { Message } from "@agui-outbox/core/protocol";
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo } from "react";
@@ -23,6 +23,20 @@ export interface UseThreadResult {
   rehydrate(): Promise<void>;
 }
 
+// A hydration fills one client's thread store: a client made again for the same user
+// (a switch back, a sign-in) has empty stores, so its cache entries are its own.
+const clientIds = new WeakMap<OutboxClient, number>();
+let clientCount = 0;
+function clientId(client: OutboxClient): number {
+  let id = clientIds.get(client);
+  if (id === undefined) {
+    clientCount += 1;
+    id = clientCount;
+    clientIds.set(client, id);
+  }
+  return id;
+}
+
 /**
  * One thread: its messages, run state and open interrupts. The thread is
  * hydrated from the server on first mount (through react-query, so two
@@ -34,7 +48,7 @@ export function useThread(threadId: string): UseThreadResult {
   const handle = useMemo(() => client.thread(threadId), [client, threadId]);
   const state: ThreadState = useStore(handle.store);
   const hydration = useQuery({
-    queryKey: ["agui-outbox", client.namespace, "hydrate", threadId],
+    queryKey: ["agui-outbox", client.namespace, clientId(client), "hydrate", threadId],
     queryFn: async () => {
       await handle.hydrate();
       return true;

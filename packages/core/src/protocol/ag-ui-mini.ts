@@ -277,7 +277,7 @@ const StateSnapshotEventSchema = z.looseObject({
  * tilde is escaped as ~0 and a slash as ~1. A value with no leading slash, or
  * a tilde followed by anything other than 0 or 1, is not a JSON Pointer.
  */
-const JsonPointerSchema = z.string().check(z.regex(/* @__PURE__ */ /^(\/([^/~]|~[01])*)*$/));
+const JsonPointerSchema = z.string().check(z.regex(/^(\/([^/~]|~[01])*)*$/));
 /**
  * Inserts value at path. RFC 6902 section 4.1.
  */

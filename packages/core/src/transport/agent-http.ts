@@ -55,7 +55,8 @@ export class AgentHttp {
       if (init.signal?.aborted) throw cause;
       throw new OutboxError(
         ErrorKind.network,
-        `The request to ${path || "/"} failed before a response arrived.`,
+        // The whole address: the run route's own path is empty.
+        `The request to ${this.#options.url}${path} failed before a response arrived.`,
         {
           cause,
         },
