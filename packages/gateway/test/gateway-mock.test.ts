@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { CONTRACT_CHECKS, type CheckTarget } from "../../mock-server/test/interop/contract-checks";
+import { type CheckTarget, CONTRACT_CHECKS } from "../../mock-server/test/interop/contract-checks";
 import { type RunningTarget, startMockTarget } from "../../mock-server/test/interop/interop-targets";
 import { type RunningGateway, startGateway } from "./support/start-gateway";
 
