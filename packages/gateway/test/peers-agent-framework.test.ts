@@ -1,14 +1,13 @@
-import { OutcomeCode } from "@agui-outbox/core/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   peerUnavailableReason,
   startAgentFrameworkPeer,
 } from "../../mock-server/test/interop/agent-framework-peer";
 import {
-  answerMadeUpId,
-  approveFromTwoDevices,
   type BehindGateway,
   behindGateway,
+  expectMadeUpIdNotFound,
+  expectTwoDevicesRunOnce,
   runCheck,
 } from "./support/behind-gateway";
 
@@ -36,21 +35,11 @@ describe.skipIf(unavailable !== undefined)("the gateway in front of Agent Framew
   test("two devices approving at once under their own keys: 1 execution, the other IN_PROGRESS or a replay", {
     timeout: 60_000,
   }, async () => {
-    const { replies, count } = await approveFromTwoDevices(running.target, "devices");
-    expect(count).toBe(1);
-    expect(replies).toContain("finished");
-    expect([OutcomeCode.IN_PROGRESS, "replayed"]).toContain(
-      replies.find((reply) => reply !== "finished") ?? "replayed",
-    );
+    await expectTwoDevicesRunOnce(running.target);
   });
 
   test("a made-up interrupt id: NOT_FOUND and 0 executions", { timeout: 60_000 }, async () => {
-    expect(await answerMadeUpId(running.target, "madeup")).toEqual({
-      madeUp: OutcomeCode.NOT_FOUND,
-      before: 0,
-      real: "finished",
-      after: 1,
-    });
+    await expectMadeUpIdNotFound(running.target);
   });
 
   test("re-attach and run status are served from the record", { timeout: 60_000 }, async () => {

@@ -1,15 +1,14 @@
-import { OutcomeCode } from "@agui-outbox/core/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   langGraphPeerUnavailableReason,
   startLangGraphPeer,
 } from "../../mock-server/test/interop/langgraph-peer";
 import {
-  answerMadeUpId,
-  approveFromTwoDevices,
   approveTwice,
   type BehindGateway,
   behindGateway,
+  expectMadeUpIdNotFound,
+  expectTwoDevicesRunOnce,
   runCheck,
 } from "./support/behind-gateway";
 
@@ -50,23 +49,13 @@ describe.skipIf(unavailable !== undefined)("the gateway in front of LangGraph", 
   test("two devices approving at once under their own keys: 1 execution, the other in progress or a replay", {
     timeout: 60_000,
   }, async () => {
-    const { replies, count } = await approveFromTwoDevices(running.target, "devices");
-    expect(count).toBe(1);
-    expect(replies).toContain("finished");
-    expect([OutcomeCode.IN_PROGRESS, "replayed"]).toContain(
-      replies.find((reply) => reply !== "finished") ?? "replayed",
-    );
+    await expectTwoDevicesRunOnce(running.target);
   });
 
   test("a made-up interrupt id: NOT_FOUND and 0 executions (bare, it resumes the open question)", {
     timeout: 60_000,
   }, async () => {
-    expect(await answerMadeUpId(running.target, "madeup")).toEqual({
-      madeUp: OutcomeCode.NOT_FOUND,
-      before: 0,
-      real: "finished",
-      after: 1,
-    });
+    await expectMadeUpIdNotFound(running.target);
   });
 
   test("a drop mid-stream, then the identical retry: never a second execution", {

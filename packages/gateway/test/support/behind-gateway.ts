@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { OutcomeCode } from "@agui-outbox/core/protocol";
+import { expect } from "vitest";
 import {
   approval,
   askToDeploy,
@@ -99,4 +100,21 @@ export async function answerMadeUpId(target: CheckTarget, label: string) {
   };
 }
 
-export const IN_PROGRESS = OutcomeCode.IN_PROGRESS;
+/** Two devices at once under their own keys: one execution; the other is told it is in progress, or replayed. */
+export async function expectTwoDevicesRunOnce(target: CheckTarget): Promise<void> {
+  const { replies, count } = await approveFromTwoDevices(target, "devices");
+  expect(count).toBe(1);
+  expect(replies).toContain("finished");
+  const other = replies.find((reply) => reply !== "finished") ?? "replayed";
+  expect([OutcomeCode.IN_PROGRESS, "replayed"]).toContain(other);
+}
+
+/** A made-up interrupt id is NOT_FOUND and runs nothing; the real question still runs once. */
+export async function expectMadeUpIdNotFound(target: CheckTarget): Promise<void> {
+  expect(await answerMadeUpId(target, "madeup")).toEqual({
+    madeUp: OutcomeCode.NOT_FOUND,
+    before: 0,
+    real: "finished",
+    after: 1,
+  });
+}
