@@ -26,8 +26,7 @@ import {
   type OutboxState,
 } from "./outbox-state";
 import { resendAsMessage } from "./resend-as-message";
-import { ServerKindMachine } from "./server-kind";
-import { ServerReturn } from "./server-return";
+import { ServerKindMachine, waitsOnNetwork } from "./server-kind";
 import { signOut } from "./sign-out";
 import { readStorageAtStart } from "./start-read";
 import { TabSync } from "./tab-sync";
@@ -115,6 +114,10 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     sink,
     signal: lifecycle.signal,
     onKnown: () => engine?.kindChanged(),
+    onAnswered: () => {
+      if (isLeader()) engine?.retryNetworkWaitsNow();
+    },
+    waiting: () => isLeader() && outboxStore.getState().entries.some(waitsOnNetwork),
   });
   const serverKind = () => kind.current();
   const stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
@@ -237,19 +240,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
         }
       }),
     );
-    new ServerReturn({
-      http,
-      deps,
-      outbox: outboxStore,
-      connection: connectionStore,
-      signal: lifecycle.signal,
-      isLeader,
-      onReturn: () => {
-        engine?.retryNetworkWaitsNow();
-        // A server back after an outage may not be the one that left.
-        sink.track(kind.refresh(), ErrorSource.capabilities);
-      },
-    });
+    lifecycle.onDispose(outboxStore.subscribe(() => kind.watch()));
     // `start()` resolves with the server kind current, as it always has.
     await lifecycle.until(refreshed);
   }

@@ -1,5 +1,6 @@
 import type { StoreApi } from "zustand/vanilla";
 import { ErrorKind, isOutboxError } from "../errors/outbox-error";
+import { EntryState, type OutboxEntry } from "../outbox/entry";
 import type { OutboxStore } from "../outbox/outbox-store";
 import type { ServerKind } from "../outcome/delivery-signal";
 import { MetadataKey } from "../protocol";
@@ -27,6 +28,14 @@ export function isServerKind(value: unknown): value is ServerKind {
  */
 export const CAPABILITY_READS_BEFORE_FALLBACK = 5;
 
+/** The widest window between two reads while an answer waits on the network: a server back is noticed within it. */
+export const PROBE_CAP_MS = 4_000;
+
+/** An answer that waits only because the network failed: what the server's return ends. */
+export function waitsOnNetwork(entry: OutboxEntry): boolean {
+  return entry.state === EntryState.retryWait && entry.lastError?.kind === ErrorKind.network;
+}
+
 /*
  * Which rules the server in front of us follows:
  *
@@ -36,6 +45,8 @@ export const CAPABILITY_READS_BEFORE_FALLBACK = 5;
  *   capabilities fail ─▶ link `unreachable`, ask again after a full-jitter backoff
  *   unknown ──CAPABILITY_READS_BEFORE_FALLBACK failed reads──▶ known(fallback: degraded)
  *      (the reads go on with backoff; an answer replaces the fallback)
+ *   an answer waits on the network ─▶ read (watch), backoff capped at PROBE_CAP_MS
+ *      while it waits; the first answer is the server's return (onAnswered)
  *
  * Nothing new is sent while the kind is unknown: a body is shaped for a known
  * kind. Until capabilities answer, outcomes of answers already sent are read
@@ -69,12 +80,18 @@ export interface ServerKindMachineOptions {
   readonly signal: AbortSignal;
   /** The kind became known (again): what waited for it may go. */
   readonly onKnown: () => void;
+  /** The server answered capabilities: answers waiting on the network may go now. */
+  readonly onAnswered: () => void;
+  /** An answer waits on a network failure: reads are kept close together meanwhile. */
+  readonly waiting: () => boolean;
 }
 
 export class ServerKindMachine {
   readonly #options: ServerKindMachineOptions;
   #state: ServerKindState = { name: "unknown" };
   #timer: unknown;
+  /** A read, or the wait before the next one, is under way. */
+  #busy = false;
   /** Bumped on every refresh started, so a late answer of an older one is ignored. */
   #generation = 0;
 
@@ -127,11 +144,23 @@ export class ServerKindMachine {
     return true;
   }
 
+  /**
+   * An answer waits on the network: read capabilities now unless a read is under
+   * way. An answer's own backoff grows to 30 s, and a server back after a crash
+   * would otherwise wait that long for it; each wake-up spends its budget.
+   */
+  watch(): void {
+    if (!this.#busy && this.#options.waiting())
+      this.#options.sink.track(this.refresh(), ErrorSource.capabilities);
+  }
+
   /** Reads capabilities; on failure asks again after a backoff. Resolves after the first answer or failure. */
   async refresh(attempt = 0): Promise<void> {
     const { http, deps, connection, signal } = this.#options;
     if (signal.aborted) return;
     const generation = ++this.#generation;
+    if (this.#timer !== undefined) deps.timers.clearTimeout(this.#timer);
+    this.#busy = true;
     try {
       const capabilities = await http.capabilities(signal);
       if (signal.aborted || generation !== this.#generation) return;
@@ -145,7 +174,8 @@ export class ServerKindMachine {
         await this.#set("degraded");
         return;
       }
-      const delay = backoffDelay(attempt, { random: deps.random });
+      const capMs = this.#options.waiting() ? PROBE_CAP_MS : undefined;
+      const delay = backoffDelay(attempt, { random: deps.random, ...(capMs ? { capMs } : {}) });
       const failure = isOutboxError(error) ? error.message : "The agent could not be reached.";
       if (this.#state.name === "unknown" && attempt + 1 >= CAPABILITY_READS_BEFORE_FALLBACK) this.#fallBack();
       const fallback = this.#state.name === "known" && this.#state.from === "fallback";
@@ -173,12 +203,14 @@ export class ServerKindMachine {
 
   async #set(kind: ServerKind): Promise<void> {
     const { connection } = this.#options;
+    this.#busy = false;
     this.#state = { name: "known", kind, from: "capabilities" };
     connection.setState({ serverKind: kind, serverKindFrom: "capabilities" });
     connection.setState({
       link: connection.getState().online ? { name: "connected", serverKind: kind } : { name: "offline" },
     });
     this.#options.onKnown();
+    this.#options.onAnswered();
     await this.#options
       .store()
       ?.putMeta(this.#options.namespace, CAPABILITIES_META_ID, kind)

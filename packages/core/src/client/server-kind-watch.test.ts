@@ -2,13 +2,8 @@ import { afterEach, beforeEach, expect, test, vi } from "vitest";
 import { createStore } from "zustand/vanilla";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { OutboxEntry } from "../outbox/entry";
-import {
-  type ConnectionState,
-  initialConnectionState,
-  initialOutboxState,
-  type OutboxState,
-} from "./outbox-state";
-import { PROBE_CAP_MS, ServerReturn } from "./server-return";
+import { type ConnectionState, initialConnectionState } from "./outbox-state";
+import { PROBE_CAP_MS, ServerKindMachine, waitsOnNetwork } from "./server-kind";
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -16,7 +11,7 @@ afterEach(() => vi.useRealTimers());
 const waiting = { key: "k", state: "retry_wait", lastError: { kind: ErrorKind.network } } as OutboxEntry;
 
 function setup(answers: Array<"down" | "503" | "404" | "ok">) {
-  const outbox = createStore<OutboxState>()(() => initialOutboxState);
+  let entries: OutboxEntry[] = [];
   const connection = createStore<ConnectionState>()(() => ({
     ...initialConnectionState,
     link: { name: "connected", serverKind: "contract" },
@@ -31,41 +26,51 @@ function setup(answers: Array<"down" | "503" | "404" | "ok">) {
     if (answer === "down") throw new OutboxError(ErrorKind.network, "fetch failed");
     throw new OutboxError(ErrorKind.http, "refused", { status: answer === "503" ? 503 : 404 });
   };
-  new ServerReturn({
+  const kind = new ServerKindMachine({
+    namespace: "n",
     http: { capabilities } as never,
-    deps: { timers: { setTimeout, clearTimeout }, random: () => 0.99, now: () => Date.now() },
-    outbox,
+    deps: { timers: { setTimeout, clearTimeout }, random: () => 0.99, now: () => Date.now() } as never,
     connection,
+    store: () => undefined,
+    sink: { track: (promise: Promise<unknown>) => void promise.catch(() => {}) } as never,
     signal: abort.signal,
-    isLeader: () => true,
-    onReturn: () => returns.push(probes),
+    onKnown: () => {},
+    onAnswered: () => returns.push(probes),
+    waiting: () => entries.some(waitsOnNetwork),
   });
-  return { outbox, connection, abort, returns, probes: () => probes };
+  // What the client does on every outbox change.
+  const setEntries = (next: OutboxEntry[]) => {
+    entries = next;
+    kind.watch();
+  };
+  return { setEntries, connection, abort, returns, probes: () => probes };
 }
 
 test("nothing waits on the network: no probe is asked", async () => {
   const probe = setup(["ok"]);
-  probe.outbox.setState({ entries: [{ ...waiting, lastError: { kind: ErrorKind.http } } as OutboxEntry] });
+  probe.setEntries([{ ...waiting, lastError: { kind: ErrorKind.http } } as OutboxEntry]);
   await vi.advanceTimersByTimeAsync(60_000);
   expect(probe.probes()).toBe(0);
 });
 
 test("a 5xx or a network failure is not a return; a 404 is, within the cap each time", async () => {
   const probe = setup(["down", "503", "404"]);
-  probe.outbox.setState({ entries: [waiting] });
+  probe.setEntries([waiting]);
+  await vi.advanceTimersByTimeAsync(0);
+  // The record: the link says the server is not answering, with the next read's time.
   expect(probe.connection.getState().link.name).toBe("unreachable");
   await vi.advanceTimersByTimeAsync(PROBE_CAP_MS * 3);
   expect(probe.probes()).toBe(3);
   expect(probe.returns).toEqual([3]);
-  // Nothing waits any more: the probes stop.
-  probe.outbox.setState({ entries: [] });
+  // Answered: nothing more is read until an answer waits again.
+  probe.setEntries([]);
   await vi.advanceTimersByTimeAsync(60_000);
   expect(probe.probes()).toBe(3);
 });
 
 test("the probes back off up to the cap, and stop when the client is disposed", async () => {
   const probe = setup(["down"]);
-  probe.outbox.setState({ entries: [waiting] });
+  probe.setEntries([waiting]);
   await vi.advanceTimersByTimeAsync(60_000);
   // Windows of 1, 2, then 4 s (random 0.99): about 16 probes in a minute, not hundreds.
   expect(probe.probes()).toBeGreaterThanOrEqual(14);
