@@ -1,12 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { AgUiEvent } from "@agui-outbox/core/protocol";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type ContractStore, createFileStore, MemoryStore, type StoreLimits, scopeStore } from "../src/index";
 import { PostgresStore } from "../src/store/postgres";
 import { postgresUnavailable, startPostgres, type TestPostgres } from "./support/postgres";
+import { tempFiles } from "./support/temp-file";
 
 const LEASE = 60_000;
 const KB = "x".repeat(1000);
@@ -23,14 +21,7 @@ async function finishedRun(store: ContractStore, runId: string, kb: number): Pro
 /** Memory and file evict as they write; Postgres at each sweep's prune. */
 const settle = (store: ContractStore) => store.prune({ idempotencyWindowMs: 1e9, eventLogRetentionMs: 1e9 });
 
-const dirs: string[] = [];
-const tempFile = () => {
-  dirs.push(mkdtempSync(join(tmpdir(), "bounds-")));
-  return join(dirs.at(-1) as string, "s.json");
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const tempFile = tempFiles("bounds-", "s.json");
 const stores: [string, (limits: StoreLimits) => Promise<ContractStore>][] = [
   ["memory", async (limits) => new MemoryStore({ limits })],
   ["file", async (limits) => createFileStore({ path: tempFile(), limits })],

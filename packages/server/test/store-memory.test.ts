@@ -1,20 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, expect, test } from "vitest";
+import { readFileSync, writeFileSync } from "node:fs";
+import { expect, test } from "vitest";
 import { createFileStore } from "../src/store/file-store";
 import { MemoryStore } from "../src/store/memory-store";
 import { OccurrenceState } from "../src/store/records";
 import { describeStoreContract } from "./store-contract";
+import { tempFiles } from "./support/temp-file";
 
-const made: string[] = [];
-const tempFile = () => {
-  made.push(mkdtempSync(join(tmpdir(), "agui-file-store-")));
-  return join(made.at(-1) as string, "store.json");
-};
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const tempFile = tempFiles("agui-file-store-", "store.json");
 
 describeStoreContract("memory", async () => new MemoryStore());
 describeStoreContract("file", async () => createFileStore({ path: tempFile() }));
