@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import type { ChannelLike } from "../../src/tabs/channel";
+import type { ChannelLike, ChannelListener } from "../../src/tabs/channel";
 import { InMemoryBroadcastHub, InMemoryLockManager } from "../../src/tabs/in-memory-tabs";
 import type { TabEnvelope } from "../../src/tabs/tab-message";
 import { askForDeployment, makeClient, startHarness } from "./harness";
@@ -10,6 +10,9 @@ async function browser() {
   const locks = new InMemoryLockManager();
   const hub = new InMemoryBroadcastHub();
   const posted: { from: string; events: number }[] = [];
+  // Calls each waiter once a tab's listener has heard another tab's goodbye.
+  const byeHeard = new Set<() => void>();
+  const wrapped = new Map<ChannelListener, ChannelListener>();
   const logged = (from: string, channel: ChannelLike): ChannelLike => ({
     postMessage(data) {
       const { message } = data as TabEnvelope;
@@ -18,8 +21,16 @@ async function browser() {
       else if ((message.type as string) === "thread-event") posted.push({ from, events: 1 });
       channel.postMessage(data);
     },
-    addEventListener: (type, listener) => channel.addEventListener(type, listener),
-    removeEventListener: (type, listener) => channel.removeEventListener(type, listener),
+    addEventListener: (type, listener) => {
+      const heard: ChannelListener = (event) => {
+        listener(event);
+        if ((event.data as TabEnvelope).message.type === "bye") for (const wake of byeHeard) wake();
+      };
+      wrapped.set(listener, heard);
+      channel.addEventListener(type, heard);
+    },
+    removeEventListener: (type, listener) =>
+      channel.removeEventListener(type, wrapped.get(listener) ?? listener),
     close: () => channel.close(),
   });
   let tabs = 0;
@@ -30,11 +41,19 @@ async function browser() {
       deps: { locks: () => locks, openChannel: (name) => logged(from, hub.openChannel(name)) },
     });
   };
-  return { tab, posted };
+  const nextBye = () =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        byeHeard.delete(wake);
+        resolve();
+      };
+      byeHeard.add(wake);
+    });
+  return { tab, posted, nextBye };
 }
 
 test("a tab alone posts no thread events; with another tab there, one message carries a task's events", async () => {
-  const { tab, posted } = await browser();
+  const { tab, posted, nextBye } = await browser();
   const first = tab();
   await first.start();
   await askForDeployment(first, "t-alone");
@@ -54,8 +73,9 @@ test("a tab alone posts no thread events; with another tab there, one message ca
   const events = fromFirst.reduce((sum, message) => sum + message.events, 0);
   expect(fromFirst.length).toBeLessThan(events);
 
+  const gone = nextBye();
   second.dispose();
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await gone;
   posted.length = 0;
   await askForDeployment(first, "t-alone-again");
   expect(posted).toEqual([]);

@@ -47,6 +47,7 @@ export async function* forwardRun(fetch: FetchLike, request: UpstreamRequest): A
   }
   const type = response.headers.get("content-type") ?? "";
   if (!type.includes(EVENT_STREAM_CONTENT_TYPE) || response.body === null) {
+    // Only frees the connection: the error thrown next is what the caller records.
     await response.body?.cancel().catch(() => {});
     throw new GatewayError(
       GatewayErrorKind.upstreamProtocol,
