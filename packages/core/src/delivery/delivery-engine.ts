@@ -250,6 +250,11 @@ export class DeliveryEngine {
     }
   }
 
+  /** A thread was read again: answers held in it whose question was closed elsewhere settle. */
+  async settleClosed(threadId: string): Promise<void> {
+    if (this.#active && this.#sender) await this.#sender.runner.settleClosed(threadId);
+  }
+
   /** Skips a backoff, or resumes a stalled entry; an answer sent in another's request retries that one. */
   async retryNow(key: string): Promise<void> {
     const sender = this.#book.get(key)?.batch?.sendsWith ?? key;

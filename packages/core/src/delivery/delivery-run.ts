@@ -223,6 +223,20 @@ export class DeliveryRun {
   }
 
   /**
+   * Answers held for the others of their run, in a thread just read again: one
+   * whose question the server no longer asks was answered on another device (or
+   * cancelled) and settles as such; the others stay held.
+   */
+  async settleClosed(threadId: string): Promise<void> {
+    for (const entry of [...this.#c.book.values()]) {
+      if (entry.threadId !== threadId || entry.state !== EntryState.held) continue;
+      const signal = this.#c.transport.hydratedSignal(entry);
+      const verdict = classifyOutcome(signal, outcomeContext(entry, this.#c.options.serverKind()));
+      if (verdict.kind === "elsewhere") await this.#settleOne(entry.key, verdict);
+    }
+  }
+
+  /**
    * Writes the verdict; the answers sent in the same request get their own,
    * from the same signal read in each one's context (a hydration is read for
    * each one's own tool call), or this one's where theirs would not settle.

@@ -39,10 +39,14 @@ const context: fc.Arbitrary<OutcomeContext> = fc
     acked: fc.boolean(),
     decision: fc.constantFrom("approve", "reject", "cancel"),
     pydanticAi: fc.boolean(),
+    neverSent: fc.boolean(),
   })
-  .map(({ pydanticAi, ...rest }) =>
-    pydanticAi && rest.serverKind === "degraded" ? { ...rest, serverFamily: "pydantic-ai" as const } : rest,
-  );
+  .map(({ pydanticAi, neverSent, ...rest }) => ({
+    ...rest,
+    ...(pydanticAi && rest.serverKind === "degraded" ? { serverFamily: "pydantic-ai" as const } : {}),
+    // Only an answer no attempt ever carried is "never sent".
+    ...(neverSent && !rest.sentBefore ? { neverSent } : {}),
+  }));
 
 /**
  * Every signal the transport can hand over, with any values. As the transport does, a

@@ -570,6 +570,22 @@ const CASES: readonly RowCase[] = [
     expected: { kind: "hydrate_then_decide" },
   },
   {
+    // Held for the others of its run, never sent; another device's answer closed it.
+    row: "hydrated-never-sent-closed",
+    server: "contract",
+    signal: { type: "hydrated", toolEvidence: "rejected", interruptStillOpen: false },
+    context: { neverSent: true, inBatch: true },
+    expected: { kind: "elsewhere" },
+  },
+  {
+    // Even with the tool's result in the thread: it was not this answer that ran it.
+    row: "hydrated-never-sent-closed",
+    server: "degraded",
+    signal: { type: "hydrated", toolEvidence: "ran", interruptStillOpen: false },
+    context: { neverSent: true, inBatch: true },
+    expected: { kind: "elsewhere" },
+  },
+  {
     row: "hydrated-approve-tool-result",
     server: "contract",
     signal: { type: "hydrated", toolEvidence: "ran", interruptStillOpen: false },

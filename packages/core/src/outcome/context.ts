@@ -37,6 +37,8 @@ export interface OutcomeContext {
    * its own evidence.
    */
   readonly cutOffInBatch?: boolean;
+  /** No attempt was ever made: the answer waits for the others of its run (`held`). */
+  readonly neverSent?: boolean;
 }
 
 /** A family of servers without the contract whose behaviour needs rules of its own. */
@@ -65,6 +67,7 @@ export function outcomeContext(entry: OutboxEntry, serverKind: ServerKind): Outc
   const inBatch = (entry.batch?.interruptIds.length ?? 0) > 1;
   // Stored, so a reload reads the hydration that follows as the page before would have.
   const cutOffInBatch = inBatch && entry.lastError?.code === OutcomeCode.INDETERMINATE;
+  const neverSent = !entry.everSent && entry.attempts === 0;
   return {
     serverKind,
     sentBefore: earlierAttempts > 0,
@@ -74,5 +77,6 @@ export function outcomeContext(entry: OutboxEntry, serverKind: ServerKind): Outc
     ...(nothingRan ? { nothingRan } : {}),
     ...(inBatch ? { inBatch } : {}),
     ...(cutOffInBatch ? { cutOffInBatch } : {}),
+    ...(neverSent ? { neverSent } : {}),
   };
 }

@@ -729,6 +729,22 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
     }),
   }),
   row({
+    // Nothing was sent from here, and the server no longer asks: the question was
+    // answered on another device, or cancelled. Whatever ran, this answer did not.
+    id: "hydrated-never-sent-closed",
+    servers: BOTH,
+    verdict: "elsewhere",
+    on: ["hydrated"],
+    when: (s, c) => c.neverSent === true && !s.interruptStillOpen,
+    decide: () => ({
+      kind: "elsewhere",
+      recordedDecisions: [],
+      reason:
+        "The question was closed before this answer was sent: it was answered on another device, or cancelled. Nothing was sent from here.",
+      error: null,
+    }),
+  }),
+  row({
     id: "hydrated-approve-tool-result",
     servers: BOTH,
     verdict: "applied",

@@ -278,6 +278,13 @@ const PROSE: Readonly<Record<string, RowProse>> = {
     signal: "run status: 404",
     description: "The server forgot the run: only the thread can tell.",
   },
+  "hydrated-never-sent-closed": {
+    signal:
+      "hydration for an answer never sent (held for the others of its run): the question is no longer open",
+    description: "The question was answered on another device, or cancelled, before this answer left.",
+    decision:
+      "Nothing was sent from here, so whatever ran was not this answer; read on focus, reconnect and the server's return.",
+  },
   "hydrated-approve-tool-result": {
     signal: "hydration after an approval: the thread shows the tool's own result",
     description: "The approved tool ran: the answer took effect.",
