@@ -25,6 +25,7 @@ import {
   initialOutboxState,
   type OutboxState,
 } from "./outbox-state";
+import { readOpenThreads } from "./read-open-threads";
 import { resendAsMessage } from "./resend-as-message";
 import { ServerKindMachine, waitsOnNetwork } from "./server-kind";
 import { signOut } from "./sign-out";
@@ -188,6 +189,10 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     if (engine) sink.track(engine.rescan(), ErrorSource.storage);
     sink.track(background.resumeAll(), ErrorSource.background);
   }
+  const readOpenThreadsAgain = () => {
+    if (lifecycle.isReady && !lifecycle.isDisposed)
+      readOpenThreads({ threads, entries: outboxStore.getState().entries, runner, engine, sink });
+  };
   const setLink = (link: ConnectionState["link"]) => connectionStore.setState({ link });
   // Background records are mirrored through storage: the tab that polls (or starts)
   // a run says so, and the other tabs read the runs again.
@@ -222,6 +227,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
         connectionStore.setState({ online });
         if (online) {
           setLink({ name: "connected", serverKind: serverKind() });
+          readOpenThreadsAgain();
           if (isLeader()) {
             leadership.retryNow();
             engine?.retryNetworkWaitsNow();
@@ -233,6 +239,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     );
     lifecycle.onDispose(
       deps.visible.subscribe((visible) => {
+        if (visible) readOpenThreadsAgain();
         if (visible && isLeader()) {
           leadership.retryNow();
           engine?.retryNetworkWaitsNow();

@@ -28,7 +28,10 @@ export interface OutboxDeps {
   readonly random: () => number;
   /** `navigator.onLine` and its events: a hint that makes retries sooner, never a gate. */
   readonly online: Signal;
-  /** Page visibility: streams keep running while hidden; only used to retry sooner on return. */
+  /**
+   * Page visibility and window focus: streams keep running while hidden; a return
+   * retries sooner and reads open questions again.
+   */
   readonly visible: Signal;
   /** IndexedDB factory, or undefined where there is none (SSR, some private modes). */
   readonly indexedDB: () => IDBFactory | undefined;
@@ -82,11 +85,12 @@ export function defaultDeps(): OutboxDeps {
       "offline",
       () => (typeof window === "undefined" ? undefined : window),
     ),
+    // `visibilitychange` bubbles from the document to the window, where focus arrives too.
     visible: windowSignal(
       () => (typeof document === "undefined" ? true : document.visibilityState !== "hidden"),
       "visibilitychange",
-      "visibilitychange",
-      () => (typeof document === "undefined" ? undefined : document),
+      "focus",
+      () => (typeof window === "undefined" ? undefined : window),
     ),
     indexedDB: () => (typeof indexedDB === "undefined" ? undefined : indexedDB),
     storageManager: () => (typeof navigator === "undefined" ? undefined : navigator.storage),
