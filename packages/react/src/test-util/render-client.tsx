@@ -1,10 +1,14 @@
 /** Test-only helpers: a core client over a fake agent, rendered inside the provider. */
 import { createOutboxClient, type OutboxClient, type OutboxClientOptions } from "@agui-outbox/core";
 import { manualSignal } from "@agui-outbox/core/testing";
-import { render } from "@testing-library/react";
+import { configure, render } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { OutboxProvider } from "../outbox-provider";
 import type { FakeAgent } from "./fake-agent";
+
+// `waitFor` waits for what the page shows; its default 1 s deadline is a clock, not an
+// event, and two test runs sharing a loaded machine missed it with the answer on its way.
+configure({ asyncUtilTimeout: 10_000 });
 
 export { manualSignal };
 
