@@ -23,15 +23,17 @@ export interface Capabilities {
 }
 
 /**
- * Reads `GET {url}/capabilities` once per client url through react-query: what the
+ * Reads `GET {url}/capabilities` once per client url and server kind through react-query: what the
  * agent declares (`agent`) and the contract's retention windows (`recovery`).
  * Which rules are in force is not read here: `useConnection().serverKind` is the
  * one source of server kind (the client decides it from the same route).
  */
 export function useCapabilities(): UseQueryResult<Capabilities> {
   const { client, url, fetch } = useOutboxContext();
+  // Read again when the client detects another kind of server under the page.
+  const serverKind = useStore(client.connection, (state) => state.serverKind);
   const query = useQuery({
-    queryKey: ["agui-outbox", "capabilities", url],
+    queryKey: ["agui-outbox", "capabilities", url, serverKind],
     staleTime: 5 * 60_000,
     queryFn: async ({ signal }): Promise<Capabilities> => {
       const response = await fetch(`${url.replace(/\/$/, "")}${AgentRoute.capabilities}`, { signal });

@@ -77,6 +77,8 @@ export type {
  * force when it arrives (the refreshed one, once the refresh has answered).
  * Without a cached kind, sending waits for the first capabilities answer.
  */
+const SERVER_CHANGED = "The server answered unlike the one detected before; checking what it supports.";
+
 export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
   const deps: OutboxDeps = { ...defaultDeps(), ...options.deps };
   const namespace = options.namespace;
@@ -131,6 +133,10 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     stallTimeoutMs,
     maxEventBytes,
     maxReattaches: 5,
+    // A server that changed under the page (a deploy, a mode switch) is detected again.
+    onCursorsSeen: (seen) => {
+      if (kind.known() && seen !== (kind.current() === "contract")) kind.contradicted(SERVER_CHANGED);
+    },
   });
   const background = (options.backgroundRuns ?? withoutBackgroundRuns)({
     namespace,

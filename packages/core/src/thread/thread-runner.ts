@@ -19,6 +19,11 @@ export interface ThreadRunnerOptions {
   readonly maxEventBytes: number;
   /** Re-attach tries after a dropped stream before falling back to hydration. */
   readonly maxReattaches: number;
+  /**
+   * A message's run ended: whether its stream carried event ids (cursors), as a
+   * server with the recovery contract sends and one without never does.
+   */
+  readonly onCursorsSeen?: (seen: boolean) => void;
 }
 
 /**
@@ -139,6 +144,7 @@ export class ThreadRunner {
       }
       signal = await this.#pump(threadId, reattached, log, abort, hydration);
     }
+    if (hydration === undefined) this.#options.onCursorsSeen?.(log.lastSeq(runId) > 0);
     if (signal.type === "run-error") {
       throw new OutboxError(ErrorKind.runError, signal.message, signal.code ? { code: signal.code } : {});
     }
