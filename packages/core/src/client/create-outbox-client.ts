@@ -77,7 +77,7 @@ export type {
  * force when it arrives (the refreshed one, once the refresh has answered).
  * Without a cached kind, sending waits for the first capabilities answer.
  */
-const SERVER_CHANGED = "The server answered unlike the one detected before; checking what it supports.";
+const SERVER_CHANGED = "The server changed; checking what it supports.";
 
 export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
   const deps: OutboxDeps = { ...defaultDeps(), ...options.deps };
