@@ -81,7 +81,9 @@ export function ChatThread(props: { threadId: string }): ReactNode {
     sent.catch((error: unknown) => setSendError(error instanceof Error ? error.message : String(error)));
   };
 
-  const running = thread.run.name === "running";
+  // A hydration is a run too, but only a read: a message sent meanwhile waits for it
+  // (thread.send), so Send stays enabled and a click during a load is not lost.
+  const running = thread.run.name === "running" && !thread.hydrating;
   const waiting = thread.pendingInterrupts.length > 0;
   const hint = waiting ? waitingHintId : backgroundSupported ? undefined : backgroundHintId;
   return (
