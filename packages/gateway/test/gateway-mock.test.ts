@@ -1,5 +1,5 @@
+import { type CheckTarget, CONTRACT_CHECKS } from "@agui-outbox/conformance";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type CheckTarget, CONTRACT_CHECKS } from "../../mock-server/test/interop/contract-checks";
 import { type RunningTarget, startMockTarget } from "../../mock-server/test/interop/interop-targets";
 import { type RunningGateway, startGateway } from "./support/start-gateway";
 
