@@ -5,7 +5,6 @@
 // `npm run docs:interop` and `agui-outbox-conformance` print the results as a table.
 import { randomUUID } from "node:crypto";
 import { AgentRoute, Header, MetadataKey, OutcomeCode } from "@agui-outbox/core/protocol";
-import { CheckSkipped } from "./check-skipped";
 import {
   agentEndpoint,
   approval,
@@ -24,7 +23,6 @@ import {
   resume,
   showsToolResult,
   types,
-  withoutThreadIds,
 } from "./check-wire";
 import { RELEASE_CHECKS } from "./release-checks";
 
@@ -276,29 +274,4 @@ async function toolEntered(target: CheckTarget, threadId: string): Promise<void>
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error("the tool was never entered");
-}
-
-/**
- * Runs the checks one after another (they share the server's ledger) and never throws: a
- * check that errors fails with the error as its observation.
- * @default checks SERVER_CHECKS
- */
-export async function runChecks(
-  target: CheckTarget,
-  checks: readonly ContractCheck[] = SERVER_CHECKS,
-): Promise<Map<string, CheckResult>> {
-  const results = new Map<string, CheckResult>();
-  for (const check of checks) {
-    try {
-      const result = await check.run(target);
-      results.set(check.id, { ...result, observed: withoutThreadIds(result.observed) });
-    } catch (error) {
-      if (error instanceof CheckSkipped) {
-        results.set(check.id, { pass: false, skipped: true, observed: error.message });
-        continue;
-      }
-      results.set(check.id, { pass: false, observed: `error: ${(error as Error).message}` });
-    }
-  }
-  return results;
 }

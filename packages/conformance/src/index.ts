@@ -25,11 +25,11 @@ export {
   type CheckResult,
   CONTRACT_CHECKS,
   type ContractCheck,
-  runChecks,
   SERVER_CHECKS,
 } from "./contract-checks";
 export { type HttpTargetOptions, HttpTargetOptionsSchema, httpTarget } from "./http-target";
 export { markdownTable } from "./markdown-table";
 export { RELEASE_CHECKS } from "./release-checks";
 export { renderResults, summaryLine, type Tally, tally } from "./results-table";
+export { runChecks } from "./run-checks";
 export { type CliIo, ExitCode, runCli } from "./run-cli";

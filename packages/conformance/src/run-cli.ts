@@ -1,8 +1,9 @@
 import { type CliArgs, parseCliArgs, type ReadText, USAGE } from "./cli-args";
 import { ConformanceError } from "./conformance-error";
-import { CONTRACT_CHECKS, runChecks } from "./contract-checks";
+import { CONTRACT_CHECKS } from "./contract-checks";
 import { httpTarget } from "./http-target";
 import { renderResults, summaryLine, tally } from "./results-table";
+import { runChecks } from "./run-checks";
 
 /** Where the CLI writes and reads; injected so tests run it in-process. */
 export interface CliIo {
