@@ -1,5 +1,6 @@
 // Consumer tests: the packages as an app installs them from npm, outside this workspace.
-// Builds and packs @agui-outbox/core and @agui-outbox/react, checks the tarballs
+// Builds and packs @agui-outbox/core and @agui-outbox/react (and @agui-outbox/conformance,
+// run with npx against the mock: scripts/consumer-conformance.mjs), checks the tarballs
 // (contents, publint, arethetypeswrong), installs them into fresh apps in a temp dir,
 // imports every entry from Node (SSR-safe), type-checks a consumer under NodeNext and
 // Bundler resolution, builds a Vite + React 18.3 app and a Vite + React 19 app with no
@@ -14,6 +15,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { conformanceFromTarball } from "./consumer-conformance.mjs";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const bin = (name) => `${repo}node_modules/.bin/${name}`;
@@ -366,6 +368,15 @@ async function main() {
     ["--conditions=@agui-outbox/source", `${repo}packages/mock-server/src/cli.ts`],
     `http://127.0.0.1:${mockPort}/agent/capabilities`,
     { env: { ...consumerEnv, PORT: String(mockPort) }, cwd: repo },
+  );
+  await check("@agui-outbox/conformance: a clean tarball whose npx CLI passes every check on the mock", () =>
+    conformanceFromTarball({
+      repo,
+      work,
+      exec,
+      coreTarball: tarballs.core,
+      mockUrl: `http://127.0.0.1:${mockPort}`,
+    }),
   );
   const { chromium } = await import("playwright");
   const browser = await chromium.launch({ executablePath: chromiumExecutablePath, args: chromiumArgs });

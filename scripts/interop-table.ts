@@ -1,16 +1,13 @@
-// `npm run docs:interop`: runs DESIGN.md's recovery-contract checks against the mock
+// `npm run docs:interop`: runs DESIGN.md's recovery-contract checks (the
+// `@agui-outbox/conformance` package, the same as its CLI runs) against the mock
 // (contract mode and its Agent Framework emulations) and the real peers (Agent Framework
 // in two releases, LangGraph, pydantic-ai), and writes the results table into
 // docs/interop.md in its committed format, titled with the versions each peer's
 // interpreter has installed: a second run on the same releases changes nothing.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { type CheckResult, runChecks, SERVER_CHECKS } from "@agui-outbox/conformance";
 import { peerUnavailableReason } from "../packages/mock-server/test/interop/agent-framework-peer.ts";
-import {
-  type CheckResult,
-  runChecks,
-  SERVER_CHECKS,
-} from "../packages/mock-server/test/interop/contract-checks.ts";
 import {
   INTEROP_COLUMNS,
   RACES,

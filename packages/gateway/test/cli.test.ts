@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
+import { askToDeploy } from "@agui-outbox/conformance";
 import { MetadataKey } from "@agui-outbox/core/protocol";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { askToDeploy } from "../../mock-server/test/interop/check-wire";
 import { type RunningTarget, startMockTarget } from "../../mock-server/test/interop/interop-targets";
 
 // The command as a person runs it: a process on a free port (--port 0) that prints where it

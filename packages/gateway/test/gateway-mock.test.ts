@@ -1,12 +1,12 @@
+import { type CheckTarget, CONTRACT_CHECKS } from "@agui-outbox/conformance";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type CheckTarget, CONTRACT_CHECKS } from "../../mock-server/test/interop/contract-checks";
 import { type RunningTarget, startMockTarget } from "../../mock-server/test/interop/interop-targets";
 import { type RunningGateway, startGateway } from "./support/start-gateway";
 
 // The mock emulating Agent Framework 1.7 has none of the contract (docs/interop.md); behind
 // the gateway every contract check must pass, judged by the same checks over plain HTTP.
-// `model-failure-thread` reads the thread for servers without the contract, so it is not one.
-const NOT_CONTRACT = new Set(["model-failure-thread"]);
+// `model-failure-thread` reads the thread for servers without the contract, so it is not
+// one (its check says `contract: false`).
 
 let upstream: RunningTarget;
 let running: RunningGateway;
@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe("in front of a server without the contract (the mock's af-lifecycle)", () => {
-  for (const check of CONTRACT_CHECKS.filter((c) => !NOT_CONTRACT.has(c.id))) {
+  for (const check of CONTRACT_CHECKS.filter((c) => c.contract !== false)) {
     test(`${check.id}: ${check.rule}`, async () => {
       const result = await check.run(target);
       expect(result, result.observed).toMatchObject({ pass: true });

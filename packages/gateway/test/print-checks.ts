@@ -1,8 +1,9 @@
-// Prints every server check (packages/mock-server/test/interop) against one upstream with
+// Prints every server check (`@agui-outbox/conformance`) against one upstream with
 // the gateway in front: `npx tsx --conditions=@agui-outbox/source packages/gateway/test/print-checks.ts <upstream>`,
 // upstream one of: mock (af-lifecycle), langgraph, pydantic-ai, agent-framework, agent-framework-reported.
-import { type CheckTarget, runChecks } from "../../mock-server/test/interop/contract-checks";
+import { runChecks } from "@agui-outbox/conformance";
 import {
+  type RunningTarget,
   startAgentFrameworkTarget,
   startLangGraphTarget,
   startMockTarget,
@@ -10,7 +11,7 @@ import {
 import { startPydanticAiTarget } from "../../mock-server/test/interop/pydantic-ai-peer";
 import { startGateway } from "./support/start-gateway";
 
-const starters: Record<string, () => Promise<CheckTarget & { close(): Promise<void> }>> = {
+const starters: Record<string, () => Promise<RunningTarget>> = {
   mock: () => startMockTarget("af-lifecycle"),
   langgraph: startLangGraphTarget,
   "pydantic-ai": startPydanticAiTarget,

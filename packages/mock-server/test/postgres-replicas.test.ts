@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { CONTRACT_CHECKS, runChecks } from "@agui-outbox/conformance";
 import { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ContractClient, resumeBody } from "../../server/test/support/contract-client";
 import { postgresUnavailable, startPostgres, type TestPostgres } from "../../server/test/support/postgres";
 import { type RoundRobinProxy, startRoundRobinProxy } from "../../server/test/support/round-robin-proxy";
 import { type PostgresMock, startPostgresMock } from "../src/library/postgres-mock";
-import { CONTRACT_CHECKS, runChecks } from "./interop/contract-checks";
 import { readInteropTable } from "./interop/interop-table";
 
 // The mock's contract checks, unchanged, against three mock instances on the

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { CONTRACT_CHECKS, runChecks } from "@agui-outbox/conformance";
 import { OutcomeCode } from "@agui-outbox/core/protocol";
 import { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { CONTRACT_CHECKS, runChecks } from "../../mock-server/test/interop/contract-checks";
 import { readInteropTable } from "../../mock-server/test/interop/interop-table";
 import { SseReader } from "../../mock-server/test/support/sse-reader";
 import { PostgresStore } from "../src/store/postgres";

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { OutcomeCode } from "@agui-outbox/core/protocol";
-import { expect } from "vitest";
 import {
   approval,
   askToDeploy,
+  type CheckResult,
   type CheckTarget,
+  CONTRACT_CHECKS,
   codeOf,
   executions,
   finished,
@@ -12,8 +12,9 @@ import {
   post,
   type RunReply,
   resume,
-} from "../../../mock-server/test/interop/check-wire";
-import { type CheckResult, CONTRACT_CHECKS } from "../../../mock-server/test/interop/contract-checks";
+} from "@agui-outbox/conformance";
+import { OutcomeCode } from "@agui-outbox/core/protocol";
+import { expect } from "vitest";
 import type { PythonPeer } from "../../../mock-server/test/interop/python-peer";
 import { type RunningGateway, startGateway } from "./start-gateway";
 
@@ -44,7 +45,7 @@ export async function behindGateway(start: () => Promise<PythonPeer>): Promise<B
   }
 }
 
-/** One of the contract's own checks (packages/mock-server/test/interop/contract-checks.ts), by id. */
+/** One of the contract's own checks (`@agui-outbox/conformance`), by id. */
 export function runCheck(id: string, target: CheckTarget): Promise<CheckResult> {
   const check = CONTRACT_CHECKS.find((candidate) => candidate.id === id);
   if (check === undefined) throw new Error(`no contract check ${id}`);

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { CONTRACT_CHECKS, runChecks, SERVER_CHECKS } from "@agui-outbox/conformance";
 import { describe, expect, test } from "vitest";
 import { peerUnavailableReason } from "./agent-framework-peer";
-import { CONTRACT_CHECKS, runChecks, SERVER_CHECKS } from "./contract-checks";
 import { INTEROP_COLUMNS, type InteropColumnId, RACES, readInteropTable } from "./interop-table";
 import {
   type RunningTarget,

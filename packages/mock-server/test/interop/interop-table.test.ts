@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { type CheckResult, SERVER_CHECKS } from "@agui-outbox/conformance";
 import { afterEach, expect, test, vi } from "vitest";
 import { PYTHON_VARIABLE, peerUnavailableReason, pythonOf } from "./agent-framework-peer";
-import { type CheckResult, SERVER_CHECKS } from "./contract-checks";
 import {
   INTEROP_COLUMNS,
   type InteropColumnId,

@@ -2,7 +2,7 @@
 // the test that keeps it true. It is rendered in Biome's Markdown format (cells padded to
 // their column's width), so the document is what the generator prints and a second run
 // changes nothing.
-import type { CheckResult, ContractCheck } from "./contract-checks";
+import { type CheckResult, type ContractCheck, markdownTable } from "@agui-outbox/conformance";
 
 /** Each emulation stands beside the real release it emulates. */
 export const INTEROP_COLUMNS = [
@@ -54,20 +54,6 @@ export function renderInteropTable(
     }),
   ]);
   return markdownTable([header, ...rows]);
-}
-
-/**
- * A Markdown table as Biome formats it: every cell padded to its column's width (at
- * least 3, the shortest delimiter), the delimiter row all dashes. Widths count code
- * points; Biome counts display columns, which differ only for wide (East Asian) text.
- */
-function markdownTable(rows: readonly (readonly string[])[]): string {
-  const width = (text: string) => [...text].length;
-  const [header = [], ...body] = rows;
-  const widths = header.map((_, column) => Math.max(3, ...rows.map((row) => width(row[column] ?? ""))));
-  const line = (cells: readonly string[]) =>
-    `| ${widths.map((w, column) => (cells[column] ?? "") + " ".repeat(w - width(cells[column] ?? ""))).join(" | ")} |`;
-  return [line(header), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
 }
 
 export function replaceInteropTable(document: string, table: string): string {

@@ -1,12 +1,16 @@
 // The servers the contract checks judge, started on free ports: the mock in each mode,
 // and the real Agent Framework endpoint in two releases (when their Python environments
 // are installed).
+
+import type { CheckTarget } from "@agui-outbox/conformance";
 import { type MockMode, startMockServer } from "../../src/index";
 import { type PeerRelease, startAgentFrameworkPeer } from "./agent-framework-peer";
-import type { CheckTarget } from "./contract-checks";
 import { startLangGraphPeer } from "./langgraph-peer";
 
+/** A server we start ourselves: its ledger and fault hooks are always there. */
 export interface RunningTarget extends CheckTarget {
+  readonly ledger: NonNullable<CheckTarget["ledger"]>;
+  readonly chaos: NonNullable<CheckTarget["chaos"]>;
   readonly close: () => Promise<void>;
 }
 

@@ -50,7 +50,7 @@ export async function startPydanticAiPeer(history: PydanticAiHistory = "server")
   };
 }
 
-/** The peer as a target of the contract checks (contract-checks.ts). */
+/** The peer as a target of the contract checks (`@agui-outbox/conformance`). */
 export async function startPydanticAiTarget() {
   const peer = await startPydanticAiPeer("server");
   return { url: peer.url, ledger: peer.ledger, chaos: peer.chaos, close: peer.close };

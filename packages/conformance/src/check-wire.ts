@@ -3,13 +3,35 @@
 import { randomUUID } from "node:crypto";
 import { AgentRoute, Header, MetadataKey } from "@agui-outbox/core/protocol";
 import { createParser } from "eventsource-parser";
+import { CheckSkipped } from "./check-skipped";
 
 /** A server under test and its controls. */
 export interface CheckTarget {
-  /** Base URL; the AG-UI endpoint is `${url}/agent`. */
+  /** Base URL; the AG-UI endpoint is `${url}/agent` unless {@link agentUrl} says otherwise. */
   readonly url: string;
-  readonly ledger: () => Promise<ReadonlyArray<{ readonly threadId: string }>>;
-  readonly chaos: (faults: readonly Record<string, unknown>[]) => Promise<void>;
+  /**
+   * The AG-UI endpoint itself, for a server that does not mount it at `/agent`.
+   * @default `${url}/agent`
+   */
+  readonly agentUrl?: string;
+  /** The tool's executions as the server records them; without it, counts are not observed. */
+  readonly ledger?: () => Promise<ReadonlyArray<{ readonly threadId: string }>>;
+  /** Arms faults for one thread; without it, the checks that need faults are skipped. */
+  readonly chaos?: (faults: readonly Record<string, unknown>[]) => Promise<void>;
+  /**
+   * The user messages that make the server ask: one approval, and two in one turn.
+   * @default { one: "please deploy to prod", two: "deploy to prod and staging" }
+   */
+  readonly ask?: { readonly one?: string | undefined; readonly two?: string | undefined };
+}
+
+/** Where the target's AG-UI endpoint is. */
+export const agentEndpoint = (target: CheckTarget) => target.agentUrl ?? `${target.url}/agent`;
+
+/** Arms faults, or skips the check where the target has no fault hook. */
+export async function armFaults(target: CheckTarget, faults: readonly Record<string, unknown>[]) {
+  if (target.chaos === undefined) throw new CheckSkipped("needs --chaos");
+  await target.chaos(faults);
 }
 
 export interface SseFrame {
@@ -73,7 +95,7 @@ export async function post(
 ): Promise<RunReply> {
   const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
   if (key) headers[Header.idempotencyKey] = key;
-  const response = await fetch(`${target.url}/agent${AgentRoute.run}`, {
+  const response = await fetch(`${agentEndpoint(target)}${AgentRoute.run}`, {
     method: "POST",
     headers,
     body: JSON.stringify({ state: {}, messages: [], tools: [], context: [], ...input }),
@@ -104,7 +126,7 @@ export async function askToDeploy(target: CheckTarget, label: string): Promise<A
   const reply = await post(target, {
     threadId,
     runId: randomUUID(),
-    messages: [{ id: randomUUID(), role: "user", content: "please deploy to prod" }],
+    messages: [{ id: randomUUID(), role: "user", content: target.ask?.one ?? "please deploy to prod" }],
   });
   const outcome = finished(reply)?.outcome as { interrupts?: Array<Record<string, unknown>> } | undefined;
   const interrupt = outcome?.interrupts?.[0];
@@ -139,8 +161,16 @@ export function resume(asked: Asked, payload: Record<string, unknown>, key: stri
   };
 }
 
+/** The thread's executions; a check whose verdict rests on them is not observed without a ledger. */
 export async function executions(target: CheckTarget, threadId: string): Promise<number> {
+  if (target.ledger === undefined) throw new CheckSkipped("not observed: needs --ledger");
   return (await target.ledger()).filter((execution) => execution.threadId === threadId).length;
+}
+
+/** The executions as an observation's words, where the verdict does not rest on them. */
+export async function executionsSeen(target: CheckTarget, threadId: string): Promise<string> {
+  if (target.ledger === undefined) return "executions not observed";
+  return `${await executions(target, threadId)} execution(s)`;
 }
 
 export async function hydrate(target: CheckTarget, threadId: string): Promise<RunReply> {
@@ -157,7 +187,7 @@ export const showsToolResult = (reply: RunReply) =>
 /** Approves once, with a fault armed for this thread; returns what a retry needs. */
 export async function approveWith(target: CheckTarget, label: string, fault?: Record<string, unknown>) {
   const asked = await askToDeploy(target, label);
-  if (fault) await target.chaos([{ ...fault, threadId: asked.threadId }]);
+  if (fault) await armFaults(target, [{ ...fault, threadId: asked.threadId }]);
   const key = randomUUID();
   const input = resume(asked, approval(asked, true), key);
   const first = await post(target, input, key);

@@ -2,13 +2,14 @@
 // rules depend on it: the order of events on a resume, the interrupt's shape, what an
 // identical retry is answered with, how a rejection is stored. Each row is one way an
 // emulation once differed from the release it emulates; the test that compares every
-// emulation with its release (contract-checks.test.ts) would catch it again.
+// emulation with its release (packages/mock-server/test/interop/contract-checks.test.ts) would catch it again.
 import { randomUUID } from "node:crypto";
 import { OutcomeCode } from "@agui-outbox/core/protocol";
 import {
   type Asked,
   approval,
   approveWith,
+  armFaults,
   askToDeploy,
   type CheckTarget,
   codeOf,
@@ -39,7 +40,7 @@ async function askTwo(target: CheckTarget) {
   const reply = await post(target, {
     threadId,
     runId: randomUUID(),
-    messages: [{ id: randomUUID(), role: "user", content: "deploy to prod and staging" }],
+    messages: [{ id: randomUUID(), role: "user", content: target.ask?.two ?? "deploy to prod and staging" }],
   });
   const outcome = finished(reply)?.outcome as { interrupts?: Array<Record<string, unknown>> } | undefined;
   const asked = (outcome?.interrupts ?? []).map((interrupt) => ({
@@ -76,7 +77,7 @@ export const RELEASE_CHECKS: readonly ContractCheck[] = [
     rule: "(release behaviour) a resume's `RUN_STARTED` arrives while the approved tool is still running",
     async run(target) {
       const asked = await askToDeploy(target, "startfirst");
-      await target.chaos([
+      await armFaults(target, [
         { point: "mid-tool", action: "delay", delayMs: SLOW_TOOL_MS, threadId: asked.threadId },
       ]);
       const key = randomUUID();

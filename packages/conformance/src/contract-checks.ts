@@ -1,18 +1,20 @@
-// DESIGN.md's recovery contract, checked over plain HTTP against any AG-UI server
-// that speaks the mock's test controls (`/__ledger`, `/__chaos`, `/__reset`): our mock
-// in each mode and the real Agent Framework peer. Deliberately independent of the SDK
+// DESIGN.md's recovery contract, checked over plain HTTP against any AG-UI server; a
+// server with a ledger and a fault hook (the mock's `/__ledger`, `/__chaos`) can be
+// judged on every check, one without them on the checks that need neither. Deliberately independent of the SDK
 // (a bare SSE reader, hand-built requests), so it judges servers, not our client.
-// `npm run docs:interop` prints the results into docs/interop.md; a test keeps that
-// table equal to what the servers do today.
+// `npm run docs:interop` and `agui-outbox-conformance` print the results as a table.
 import { randomUUID } from "node:crypto";
 import { AgentRoute, Header, MetadataKey, OutcomeCode } from "@agui-outbox/core/protocol";
 import {
+  agentEndpoint,
   approval,
   approveWith,
+  armFaults,
   askToDeploy,
   type CheckTarget,
   codeOf,
   executions,
+  executionsSeen,
   finished,
   hydrate,
   metadataOf,
@@ -21,9 +23,7 @@ import {
   resume,
   showsToolResult,
   types,
-  withoutThreadIds,
 } from "./check-wire";
-
 import { RELEASE_CHECKS } from "./release-checks";
 
 export type { CheckTarget } from "./check-wire";
@@ -32,12 +32,20 @@ export interface CheckResult {
   readonly pass: boolean;
   /** What the server did, in a few words. */
   readonly observed: string;
+  /** The target lacks a hook the check needs: neither passed nor failed. */
+  readonly skipped?: true;
 }
 
 export interface ContractCheck {
   readonly id: string;
   /** What DESIGN.md asks of the server. */
   readonly rule: string;
+  /**
+   * `false` for a row that describes the server rather than a rule a contract server
+   * must keep; the CLI's verdict leaves it out.
+   * @default true
+   */
+  readonly contract?: false;
   readonly run: (target: CheckTarget) => Promise<CheckResult>;
 }
 
@@ -46,7 +54,7 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     id: "capabilities",
     rule: "`GET /agent/capabilities` advertises `x-recovery`",
     async run(target) {
-      const response = await fetch(`${target.url}/agent${AgentRoute.capabilities}`);
+      const response = await fetch(`${agentEndpoint(target)}${AgentRoute.capabilities}`);
       if (!response.ok) return { pass: false, observed: `HTTP ${response.status}` };
       const body = (await response.json()) as { custom?: Record<string, unknown> };
       const advertised = body.custom?.[MetadataKey.recovery] !== undefined;
@@ -134,8 +142,8 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     async run(target) {
       const asked = await askToDeploy(target, "nokey");
       const reply = await post(target, resume(asked, approval(asked, true), randomUUID()));
-      const count = await executions(target, asked.threadId);
-      return { pass: reply.status === 400, observed: `${codeOf(reply)}, ${count} execution(s)` };
+      const count = await executionsSeen(target, asked.threadId);
+      return { pass: reply.status === 400, observed: `${codeOf(reply)}, ${count}` };
     },
   },
   {
@@ -167,6 +175,8 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
   },
   {
     id: "model-failure-thread",
+    // A contract server rolls the occurrence back instead (model-failure-retry).
+    contract: false,
     rule: "after that failure, the thread (hydration) shows the tool's result (what the rules for servers without the contract read)",
     async run(target) {
       const { asked } = await approveWith(target, "modelthread", { point: "after-tool", action: "fail" });
@@ -196,7 +206,7 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     rule: "`GET /agent/runs/{runId}/events` with `Last-Event-ID` re-delivers the rest of a run",
     async run(target) {
       const { input } = await approveWith(target, "reattach");
-      const response = await fetch(`${target.url}/agent${AgentRoute.runEvents(String(input.runId))}`, {
+      const response = await fetch(`${agentEndpoint(target)}${AgentRoute.runEvents(String(input.runId))}`, {
         headers: { accept: "text/event-stream", [Header.lastEventId]: `${input.runId}:1` },
       });
       if (!response.ok) return { pass: false, observed: `HTTP ${response.status}` };
@@ -210,7 +220,7 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     rule: "`GET /agent/runs/{runId}` answers the run's status",
     async run(target) {
       const { input } = await approveWith(target, "status");
-      const response = await fetch(`${target.url}/agent${AgentRoute.runStatus(String(input.runId))}`);
+      const response = await fetch(`${agentEndpoint(target)}${AgentRoute.runStatus(String(input.runId))}`);
       return { pass: response.ok, observed: `HTTP ${response.status}` };
     },
   },
@@ -235,7 +245,9 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     async run(target) {
       const asked = await askToDeploy(target, "concurrent");
       // The tool takes a second, and the duplicate arrives while it runs.
-      await target.chaos([{ point: "mid-tool", action: "delay", delayMs: 1000, threadId: asked.threadId }]);
+      await armFaults(target, [
+        { point: "mid-tool", action: "delay", delayMs: 1000, threadId: asked.threadId },
+      ]);
       const key = randomUUID();
       const input = resume(asked, approval(asked, true), key);
       const first = post(target, input, key);
@@ -262,17 +274,4 @@ async function toolEntered(target: CheckTarget, threadId: string): Promise<void>
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error("the tool was never entered");
-}
-
-export async function runChecks(target: CheckTarget): Promise<Map<string, CheckResult>> {
-  const results = new Map<string, CheckResult>();
-  for (const check of SERVER_CHECKS) {
-    try {
-      const result = await check.run(target);
-      results.set(check.id, { ...result, observed: withoutThreadIds(result.observed) });
-    } catch (error) {
-      results.set(check.id, { pass: false, observed: `error: ${(error as Error).message}` });
-    }
-  }
-  return results;
 }
