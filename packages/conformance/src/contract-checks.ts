@@ -5,6 +5,7 @@
 // `npm run docs:interop` and `agui-outbox-conformance` print the results as a table.
 import { randomUUID } from "node:crypto";
 import { AgentRoute, Header, MetadataKey, OutcomeCode } from "@agui-outbox/core/protocol";
+import type { ContractCheck } from "./check";
 import {
   agentEndpoint,
   approval,
@@ -26,28 +27,8 @@ import {
 } from "./check-wire";
 import { RELEASE_CHECKS } from "./release-checks";
 
+export type { CheckResult, ContractCheck } from "./check";
 export type { CheckTarget } from "./check-wire";
-
-export interface CheckResult {
-  readonly pass: boolean;
-  /** What the server did, in a few words. */
-  readonly observed: string;
-  /** The target lacks a hook the check needs: neither passed nor failed. */
-  readonly skipped?: true;
-}
-
-export interface ContractCheck {
-  readonly id: string;
-  /** What DESIGN.md asks of the server. */
-  readonly rule: string;
-  /**
-   * `false` for a row that describes the server rather than a rule a contract server
-   * must keep; the CLI's verdict leaves it out.
-   * @default true
-   */
-  readonly contract?: false;
-  readonly run: (target: CheckTarget) => Promise<CheckResult>;
-}
 
 export const CONTRACT_CHECKS: readonly ContractCheck[] = [
   {

@@ -5,6 +5,7 @@
 // emulation with its release (packages/mock-server/test/interop/contract-checks.test.ts) would catch it again.
 import { randomUUID } from "node:crypto";
 import { OutcomeCode } from "@agui-outbox/core/protocol";
+import type { ContractCheck } from "./check";
 import {
   type Asked,
   approval,
@@ -21,7 +22,6 @@ import {
   resume,
   types,
 } from "./check-wire";
-import type { ContractCheck } from "./contract-checks";
 
 const frameAt = (reply: RunReply, type: string) =>
   reply.frames.find((frame) => frame.event.type === type)?.at;
