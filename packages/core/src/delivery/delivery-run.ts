@@ -4,6 +4,7 @@ import { classifyOutcome } from "../outcome/classify";
 import { outcomeContext } from "../outcome/context";
 import type { DeliverySignal } from "../outcome/delivery-signal";
 import type { Verdict } from "../outcome/verdict";
+import { EventType } from "../protocol";
 import { backoffDelay } from "../retry/backoff";
 import { abortableSleep } from "./abortable-sleep";
 import { buildBodyFor, refusedBySchema } from "./batch-body";
@@ -245,6 +246,16 @@ export class DeliveryRun {
     // Answered elsewhere by the server's word, not by a read: the thread went on
     // without this tab (the winning answer's run, the agent's reply), so read it.
     const stale = signal?.type !== "hydrated";
+    const entry = this.#c.book.get(key);
+    // The run failed and the answer will not be sent again: now the conversation says so.
+    if (entry && signal?.type === "run-error" && verdict.kind !== "applied" && verdict.kind !== "elsewhere") {
+      const { message, code } = signal;
+      this.#c.options.threads.apply(entry.threadId, {
+        type: EventType.RUN_ERROR,
+        message,
+        ...(code ? { code } : {}),
+      });
+    }
     await this.#settleOne(key, verdict, stale);
     const verdicts = this.#c.batches.followerVerdicts(key, verdict, signal, this.#c.options.serverKind());
     for (const [follower, own] of verdicts) await this.#settleOne(follower, own, stale);
