@@ -79,14 +79,15 @@ test("answering after the server was reset says so in words; the code is only un
   expect(await mock.occurrences(threadId)).toEqual([]);
 });
 
-test("a crash and restart while the answer is delivered shows no raw id or code in the conversation", async ({
+test("a crash and restart while the answer is delivered shows no raw id, code or failure in the conversation", async ({
   page,
   mock,
   threadId,
 }) => {
   await openThread(page, threadId);
   await askToDeploy(page);
-  // Every rendered text the conversation shows from now on, checked as it changes.
+  // Every rendered text the conversation shows from now on, checked as it changes: the
+  // answer is sent again, so no sentence may say it (or its run) failed.
   await page.evaluate((source) => {
     const raw = new RegExp(source);
     const region = document.querySelector('section[aria-labelledby="chat-title"]') as HTMLElement;
@@ -94,7 +95,7 @@ test("a crash and restart while the answer is delivered shows no raw id or code 
     (globalThis as { rawSeen?: string[] }).rawSeen = seen;
     new MutationObserver(() => {
       // biome-ignore lint/performance/useDomNodeTextContent: what is rendered is what a person reads.
-      const match = raw.exec(region.innerText);
+      const match = raw.exec(region.innerText) ?? /[^.\n]*\bfail[^.\n]*/i.exec(region.innerText);
       if (match) seen.push(match[0]);
     }).observe(region, { subtree: true, childList: true, characterData: true, attributes: true });
   }, RAW.source);

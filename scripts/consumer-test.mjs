@@ -4,17 +4,19 @@
 // (contents, publint, arethetypeswrong), installs them into fresh apps in a temp dir,
 // imports every entry from Node (SSR-safe), type-checks a consumer under NodeNext and
 // Bundler resolution, builds a Vite + React 18.3 app and a Vite + React 19 app with no
-// special config, and answers an approval in Chromium against the mock server:
+// special config, bundles the README's typical app as one esbuild file and prints its
+// size, and answers an approval in Chromium against the mock server:
 // the card says applied and the ledger holds exactly one execution.
 // Run: node scripts/consumer-test.mjs (part of `npm test`). Only the npm registry is
 // reached (the installs). Ports: CONSUMER_MOCK_PORT, CONSUMER_APP_PORT (+1 for the second
 // app); free ones when unset, so two runs on one machine never meet.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
 import { conformanceFromTarball } from "./consumer-conformance.mjs";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
@@ -244,6 +246,39 @@ export default { plugins: [react()], preview: { proxy: { "/agent": "http://127.0
   return dir;
 }
 
+/**
+ * The README's typical app (client, provider, useThread, useApproval, the default card)
+ * from the installed tarballs as one minified esbuild file, no chunks: what an app
+ * that cannot split ships. React and React Query are the app's own (as in bench/).
+ */
+async function typicalAppAsOneFile(dir) {
+  const source = [
+    'export { createOutboxClient } from "@agui-outbox/core";',
+    'export { DefaultApprovalCard, OutboxProvider, useApproval, useThread } from "@agui-outbox/react";',
+  ].join("\n");
+  writeFileSync(join(dir, "typical-app.js"), source);
+  const out = join(dir, "typical-app.bundle.js");
+  const peers = ["react", "react-dom", "react/jsx-runtime", "@tanstack/react-query"];
+  await exec(
+    bin("esbuild"),
+    [
+      "typical-app.js",
+      "--bundle",
+      "--minify",
+      "--format=esm",
+      "--platform=browser",
+      "--loader:.css=empty",
+      `--define:process.env.NODE_ENV="production"`,
+      ...peers.map((name) => `--external:${name}`),
+      `--outfile=${out}`,
+      "--log-level=warning",
+    ],
+    { cwd: dir },
+  );
+  const code = readFileSync(out);
+  return { minified: code.length, gzip: gzipSync(code).length };
+}
+
 async function answerInBrowser(browser, name, port) {
   const page = await browser.newPage();
   const problems = [];
@@ -353,6 +388,10 @@ async function main() {
       ),
     ),
   );
+  await check("the typical app bundles as one esbuild file", async () => {
+    const bytes = await typicalAppAsOneFile(apps.react19);
+    console.log(`    typical app as one esbuild file: ${bytes.minified} B minified, ${bytes.gzip} B gzip`);
+  });
   const built = [];
   for (const [name, dir] of Object.entries(apps)) {
     await check(`${name}: vite build with no special config`, async () => {

@@ -35,5 +35,8 @@ export function packageBuild(
     copy: options.copy?.map((from) => ({ from, to: "dist" })) ?? [],
     inputOptions: { resolve: { conditionNames: ["import", "default"] } },
     logLevel: "warn",
+    // How long the declaration plugin took is no news to whoever builds: on a busy machine
+    // it printed a warning box on every build.
+    checks: { pluginTimings: false },
   };
 }

@@ -1,7 +1,7 @@
 // A second tab or device answering differently: one answer applies, the other is shown as
 // answered elsewhere, and the tool runs at most once.
 import type { Page } from "@playwright/test";
-import { approvalCard, askToDeploy, cardStatus, openThread, outboxRows } from "../support/demo-page";
+import { approvalCard, askToDeploy, cardStatus, conversation, openThread, outboxRows } from "../support/demo-page";
 import { expect, test } from "../support/fixtures";
 
 async function trayStates(page: Page): Promise<string[]> {
@@ -114,6 +114,8 @@ test("another device answering differently: answered elsewhere with the recorded
     await expect(cardStatus(other)).toHaveText("Answered elsewhere: it was approved.", { timeout: 20_000 });
     await expect(approvalCard(other).getByTestId("approval-decision")).toHaveText("You rejected.");
     await expect(outboxRows(other)).toHaveAttribute("data-state", "elsewhere");
+    // The losing device also shows what the agent said after the winning answer, unasked.
+    await expect(conversation(other)).toContainText("Deployed to prod.", { timeout: 5_000 });
     await expect(cardStatus(page)).toHaveText("Applied.");
     expect(await mock.ledger(threadId)).toHaveLength(1);
   } finally {

@@ -4,6 +4,7 @@ import { classifyOutcome } from "../outcome/classify";
 import { outcomeContext } from "../outcome/context";
 import type { DeliverySignal } from "../outcome/delivery-signal";
 import type { Verdict } from "../outcome/verdict";
+import { EventType } from "../protocol";
 import { backoffDelay } from "../retry/backoff";
 import { abortableSleep } from "./abortable-sleep";
 import { buildBodyFor, refusedBySchema } from "./batch-body";
@@ -242,12 +243,25 @@ export class DeliveryRun {
    * each one's own tool call), or this one's where theirs would not settle.
    */
   async #settle(key: string, verdict: Verdict, signal?: DeliverySignal): Promise<void> {
-    await this.#settleOne(key, verdict);
+    // Answered elsewhere by the server's word, not by a read: the thread went on
+    // without this tab (the winning answer's run, the agent's reply), so read it.
+    const stale = signal?.type !== "hydrated";
+    const entry = this.#c.book.get(key);
+    // The run failed and the answer will not be sent again: now the conversation says so.
+    if (entry && signal?.type === "run-error" && verdict.kind !== "applied" && verdict.kind !== "elsewhere") {
+      const { message, code } = signal;
+      this.#c.options.threads.apply(entry.threadId, {
+        type: EventType.RUN_ERROR,
+        message,
+        ...(code ? { code } : {}),
+      });
+    }
+    await this.#settleOne(key, verdict, stale);
     const verdicts = this.#c.batches.followerVerdicts(key, verdict, signal, this.#c.options.serverKind());
-    for (const [follower, own] of verdicts) await this.#settleOne(follower, own);
+    for (const [follower, own] of verdicts) await this.#settleOne(follower, own, stale);
   }
 
-  async #settleOne(key: string, verdict: Verdict): Promise<void> {
+  async #settleOne(key: string, verdict: Verdict, stale = false): Promise<void> {
     const settled = await this.#c.book.commit(key, {
       type: "verdict",
       verdict,
@@ -258,7 +272,7 @@ export class DeliveryRun {
     if (verdict.kind === "applied" || verdict.kind === "elsewhere" || verdict.kind === "lost") {
       threads.dropInterrupt(settled.threadId, settled.interruptId);
     }
-    if (verdict.kind === "needs_user" && verdict.hydrate) {
+    if ((verdict.kind === "needs_user" && verdict.hydrate) || (verdict.kind === "elsewhere" && stale)) {
       this.#c.options.hydrate(settled.threadId).catch(() => {
         // The card stays as it is; the next hydration refreshes it.
       });

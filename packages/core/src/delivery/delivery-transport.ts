@@ -281,7 +281,9 @@ export class DeliveryTransport {
     const { book, deps } = this.#options;
     const entry = book.get(key);
     if (!entry) return undefined;
-    this.#options.threads.apply(entry.threadId, event);
+    // A resume's RUN_ERROR is its answer's outcome, not yet the conversation's: a
+    // retried answer did not fail. The verdict shows it (delivery-run.ts).
+    if (event.type !== EventType.RUN_ERROR) this.#options.threads.apply(entry.threadId, event);
     const at = deps.now();
     if (event.type === EventType.RUN_STARTED) {
       if (this.#options.serverKind() === "contract" && event.metadata?.[MetadataKey.resume] === undefined) {

@@ -39,3 +39,25 @@ test("a held answer whose run another device answered settles as elsewhere when 
   expect(onLaptop.store.getState().pendingInterrupts).toEqual([]);
   expect(await ledger(harness)).toEqual([]);
 });
+
+test("the device whose answer lost the race shows what the agent said after the winning one", async () => {
+  const harness = await startHarness();
+  const laptop = makeClient(harness, { dbName: "laptop" });
+  const phone = makeClient(harness, { dbName: "phone" });
+  await laptop.start();
+  await phone.start();
+  await laptop.thread("t-race").send("deploy to prod");
+  const onPhone = phone.thread("t-race");
+  await onPhone.hydrate();
+  const [question] = onPhone.store.getState().pendingInterrupts;
+  if (!question) throw new Error("the agent did not ask");
+
+  const won = await laptop.answer({ threadId: "t-race", interruptId: question.id, approved: true });
+  expect((await settled(laptop, won.key)).state).toBe("applied");
+  const lost = await phone.answer({ threadId: "t-race", interruptId: question.id, approved: false });
+  expect((await settled(phone, lost.key)).state).toBe("elsewhere");
+
+  const said = () => onPhone.store.getState().messages.map((message) => message.content);
+  await expect.poll(said).toContain("Deployed to prod.");
+  expect(await ledger(harness)).toHaveLength(1);
+});
