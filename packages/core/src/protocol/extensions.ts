@@ -1,13 +1,7 @@
 /**
- * The recovery contract's extensions to AG-UI 1.0. All of them ride in places
- * AG-UI leaves open (`metadata` keys prefixed `x-`, `custom` capabilities,
- * headers), so a plain AG-UI consumer ignores them.
- *
- * Constants and types only: the client's first chunk imports this module, and
- * every zod schema a bundler meets there is shipped with it. The schemas are in
- * extension-schemas.ts (each held to its type below at compile time); the
- * client checks these objects by hand (extension-checks.ts, held to the schemas
- * by its test), so zod loads only on demand.
+ * The recovery contract's extensions to AG-UI 1.0, in places AG-UI leaves open (`x-` metadata,
+ * `custom` capabilities, headers). Constants and types only: the first chunk imports this, so
+ * no zod here (schemas: extension-schemas.ts; hand checks: extension-checks.ts).
  */
 export const MetadataKey = {
   /** On every event: the SSE cursor `{runId, seq}` of the frame that carried it. */
