@@ -23,66 +23,44 @@ export interface ToolResultMarker {
   readonly source: string;
 }
 
+/* @__NO_SIDE_EFFECTS__ */
+function marker(evidence: ToolResultMarker["evidence"], pattern: RegExp, source: string): ToolResultMarker {
+  return { evidence, pattern, source };
+}
+
 /** Every marker per family; servers do not name their family, so degraded applies them all. */
+// biome-ignore format: one marker per line
 export const TOOL_RESULT_MARKERS: Readonly<Record<string, readonly ToolResultMarker[]>> = {
   // agent-framework-core 1.13.0 (ag-ui 1.0.1) and 1.23.0 (ag-ui 1.7.0), _tools.py.
   "agent-framework": [
-    {
-      evidence: "rejected",
-      pattern: /^Error: Tool call invocation was rejected by user\.$/,
-      source: "core 1.13.0, 1.23.0",
-    },
+    marker("rejected", /^Error: Tool call invocation was rejected by user\.$/, "core 1.13.0, 1.23.0"),
     // Written before the function is called.
-    {
-      evidence: "not_run",
-      pattern: /^Error: (Requested function ".*" not found\.|Argument parsing failed\.)$/,
-      source: "core 1.13.0, 1.23.0",
-    },
-    {
-      evidence: "not_run",
-      pattern: /^Error: Function invocation limit reached before the deferred tool could run\.$/,
-      source: "core 1.23.0",
-    },
+    marker("not_run", /^Error: (Requested function ".*" not found\.|Argument parsing failed\.)$/,
+      "core 1.13.0, 1.23.0"),
+    marker("not_run", /^Error: Function invocation limit reached before the deferred tool could run\.$/,
+      "core 1.23.0"),
     // The body raised, or was cut off. 1.0.1 also writes "Function failed." for a tool
     // without an implementation, so this text cannot say whether anything ran.
-    {
-      evidence: "may_have_run",
-      pattern: /^Error: (Function failed\.|Tool execution was aborted\b.*)$/s,
-      source: "core 1.13.0, 1.23.0",
-    },
+    marker("may_have_run", /^Error: (Function failed\.|Tool execution was aborted\b.*)$/s, "core 1.13.0, 1.23.0"),
   ],
   // ag-ui-langgraph 0.0.47 writes no text of its own: these are LangChain's.
   langgraph: [
     // HumanInTheLoopMiddleware's rejection (agents/middleware/human_in_the_loop.py).
-    {
-      evidence: "rejected",
-      pattern: /^User rejected the tool call for `[^`]+` with (id |reason: )/s,
-      source: "langchain 1.5.2",
-    },
+    marker("rejected", /^User rejected the tool call for `[^`]+` with (id |reason: )/s, "langchain 1.5.2"),
     // ToolNode (prebuilt/tool_node.py) before the call: unknown tool, or refused arguments.
-    {
-      evidence: "not_run",
-      pattern:
-        /^(Error: \S+ is not a valid tool, try one of \[.*\]\.$|Error invoking tool '[^']+' with kwargs )/s,
-      source: "langgraph-prebuilt 1.1.3",
-    },
+    marker("not_run",
+      /^(Error: \S+ is not a valid tool, try one of \[.*\]\.$|Error invoking tool '[^']+' with kwargs )/s,
+      "langgraph-prebuilt 1.1.3"),
     // ToolNode once the body raised (TOOL_EXECUTION_ERROR_TEMPLATE).
-    {
-      evidence: "may_have_run",
-      pattern: /^Error executing tool '[^']+' with kwargs /,
-      source: "langgraph-prebuilt 1.1.3",
-    },
+    marker("may_have_run", /^Error executing tool '[^']+' with kwargs /, "langgraph-prebuilt 1.1.3"),
   ],
   // pydantic-ai-slim 2.68.0, _deferred.py: ToolDenied's default message.
   "pydantic-ai": [
-    { evidence: "rejected", pattern: /^The tool call was denied\.$/, source: "pydantic-ai-slim 2.68.0" },
+    marker("rejected", /^The tool call was denied\.$/, "pydantic-ai-slim 2.68.0"),
     // tool_manager.py: a tool the run does not offer, refused before any body runs.
-    {
-      evidence: "not_run",
-      pattern:
-        /^Unknown tool name: '.*'\. (No tools available\.|No tools are available yet: .*|Available tools: .*)$/s,
-      source: "pydantic-ai-slim 2.68.0",
-    },
+    marker("not_run",
+      /^Unknown tool name: '.*'\. (No tools available\.|No tools are available yet: .*|Available tools: .*)$/s,
+      "pydantic-ai-slim 2.68.0"),
   ],
 };
 
