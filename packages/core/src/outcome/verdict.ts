@@ -34,75 +34,41 @@ interface VerdictCommon {
   readonly error: EntryError | null;
 }
 
-export interface AppliedVerdict extends VerdictCommon {
-  readonly kind: "applied";
-  /** The server replayed a recorded outcome instead of running anything. */
-  readonly replayed: boolean;
-  readonly originalRunId?: string;
-}
-
-export interface ElsewhereVerdict extends VerdictCommon {
-  readonly kind: "elsewhere";
-  /** The decisions the server recorded, to show instead of ours (empty when it named none). */
-  readonly recordedDecisions: readonly RecordedDecision[];
-}
-
-export interface RetryVerdict extends VerdictCommon {
-  readonly kind: "retry";
-  /** The server's `Retry-After`, in ms; the next attempt waits at least this long. */
-  readonly retryAfterMs?: number;
-  /** Follow the run holding the claim first. */
-  readonly reattachRunId?: string;
-  /** The server said nothing ran (counted on the entry as evidence). */
-  readonly nothingRan?: boolean;
-}
-
-export interface ReattachVerdict extends VerdictCommon {
-  readonly kind: "reattach";
-}
-
-export interface StatusThenHydrateVerdict extends VerdictCommon {
-  readonly kind: "status_then_hydrate";
-}
-
-export interface HydrateThenDecideVerdict extends VerdictCommon {
-  readonly kind: "hydrate_then_decide";
-}
-
-export interface LostVerdict extends VerdictCommon {
-  readonly kind: "lost";
-}
-
-export interface NeedsUserVerdict extends VerdictCommon {
-  readonly kind: "needs_user";
-  /** The raw code and message, never dropped. */
-  readonly error: EntryError;
-  /** The card is stale: hydrate so the person sees what is really open. */
-  readonly hydrate: boolean;
-}
-
-export interface PausedVerdict extends VerdictCommon {
-  readonly kind: "paused";
-  readonly status: 401 | 403;
-}
-
-export interface ContinueVerdict extends VerdictCommon {
-  readonly kind: "continue";
-  /** Dispatch `claim-acked`. */
-  readonly acked: boolean;
-}
-
-export type Verdict =
-  | AppliedVerdict
-  | ElsewhereVerdict
-  | RetryVerdict
-  | ReattachVerdict
-  | StatusThenHydrateVerdict
-  | HydrateThenDecideVerdict
-  | LostVerdict
-  | NeedsUserVerdict
-  | PausedVerdict
-  | ContinueVerdict;
+/** What the classifier concluded; `rule` names the verdict-table row. */
+export type Verdict = VerdictCommon &
+  (
+    | {
+        readonly kind: "applied";
+        /** The server replayed a recorded outcome instead of running anything. */
+        readonly replayed: boolean;
+        readonly originalRunId?: string;
+      }
+    | {
+        readonly kind: "elsewhere";
+        /** The decisions the server recorded, to show instead of ours (empty when it named none). */
+        readonly recordedDecisions: readonly RecordedDecision[];
+      }
+    | {
+        readonly kind: "retry";
+        /** The server's `Retry-After`, in ms; the next attempt waits at least this long. */
+        readonly retryAfterMs?: number;
+        /** Follow the run holding the claim first. */
+        readonly reattachRunId?: string;
+        /** The server said nothing ran (counted on the entry as evidence). */
+        readonly nothingRan?: boolean;
+      }
+    | { readonly kind: "reattach" | "status_then_hydrate" | "hydrate_then_decide" | "lost" }
+    | {
+        readonly kind: "needs_user";
+        /** The raw code and message, never dropped. */
+        readonly error: EntryError;
+        /** The card is stale: hydrate so the person sees what is really open. */
+        readonly hydrate: boolean;
+      }
+    | { readonly kind: "paused"; readonly status: 401 | 403 }
+    /** `acked`: dispatch `claim-acked`. */
+    | { readonly kind: "continue"; readonly acked: boolean }
+  );
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
