@@ -2,7 +2,7 @@
 // classifier's own rows, so the documentation cannot drift from the code.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { verdictTableMarkdown } from "../packages/core/src/outcome/index.ts";
+import { verdictTableMarkdown } from "../packages/core/src/outcome/verdict-table-markdown.ts";
 
 const readme = fileURLToPath(new URL("../packages/core/README.md", import.meta.url));
 const start = "<!-- verdict-table:start -->";

@@ -1,14 +1,8 @@
-/**
- * Every failure the app can see is an `OutboxError` with a `kind` literal, so a
- * `switch (error.kind)` is exhaustive. Messages never carry answer content.
- */
+/** Every failure the app sees is an `OutboxError` with a `kind`; messages never carry answer content. */
 export const ErrorKind = {
   /** Edited arguments violate the interrupt's `responseSchema`; nothing was enqueued. */
   invalidAnswer: "invalid_answer",
-  /**
-   * The JSON-Schema validator's code (loaded on first use) could not be fetched, so
-   * the answer could not be checked; nothing was enqueued. Try again when online.
-   */
+  /** The answer validator's chunk could not be fetched; nothing was enqueued. */
   validatorUnavailable: "validator_unavailable",
   /** `client.background` was used without the `backgroundRuns` option. */
   backgroundRunsDisabled: "background_runs_disabled",
@@ -18,11 +12,8 @@ export const ErrorKind = {
   storageUnavailable: "storage_unavailable",
   /** A write was refused because the origin is over its storage quota. */
   storageQuota: "storage_quota",
-  /** Any other storage failure. */
   storageFailed: "storage_failed",
-  /** The network failed before a response arrived. */
   network: "network",
-  /** The server answered an HTTP error status. */
   http: "http",
   /** A 200 that is not an event stream (for example an HTML error page). */
   notEventStream: "not_event_stream",
@@ -36,23 +27,14 @@ export const ErrorKind = {
   streamEnded: "stream_ended",
   /** No byte arrived for the watchdog interval. */
   streamStalled: "stream_stalled",
-  /** The server answered `RUN_ERROR`. */
   runError: "run_error",
   /** 401/403: the app must re-authenticate. */
   unauthorized: "unauthorized",
-  /** The retry budget ran out. */
   retryBudgetExhausted: "retry_budget_exhausted",
-  /**
-   * The code that sends (a chunk loaded by the tab that sends) could not be
-   * fetched; the answers are kept, unsent, and the load is tried again.
-   */
+  /** The sending chunk could not be fetched; the answers are kept and the load retried. */
   senderUnavailable: "sender_unavailable",
-  /**
-   * Answers are sealed at rest (`sealing`) and no key opens this one: none was
-   * supplied yet, or another. Nothing was stored; stored answers stay sealed.
-   */
+  /** No sealing key opens this answer (none yet, or another); nothing was stored. */
   sealingKeyMissing: "sealing_key_missing",
-  /** The client was disposed. */
   disposed: "disposed",
 } as const;
 export type ErrorKind = (typeof ErrorKind)[keyof typeof ErrorKind];

@@ -11,11 +11,7 @@ export function findVerdictRow(signal: DeliverySignal, context: OutcomeContext):
   return VERDICT_RULES.find((candidate) => candidate.matches(signal, context));
 }
 
-/**
- * Turns what the transport observed into a verdict, by DESIGN.md's table.
- * Pure and total: it never throws, and a signal no row covers becomes
- * `needs_user` with the raw failure kept, never a silent retry.
- */
+/** The verdict for a signal, by DESIGN.md's table: pure and total, an unmatched signal is `needs_user`. */
 export function classifyOutcome(signal: DeliverySignal, context: OutcomeContext): Verdict {
   const matched = findVerdictRow(signal, context);
   if (matched) return { ...matched.decide(signal, context), rule: matched.id };

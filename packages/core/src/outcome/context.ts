@@ -5,37 +5,19 @@ import type { ServerKind } from "./delivery-signal";
 /** What the classifier needs to know besides the signal itself. */
 export interface OutcomeContext {
   readonly serverKind: ServerKind;
-  /**
-   * An attempt *before* the one this signal answers may have reached the
-   * server. Not `entry.everSent`, which the current attempt already set: a
-   * first attempt answered `NOT_FOUND` is a stale card, a later one is not.
-   */
+  /** An attempt *before* this one may have reached the server (not `everSent`, which this one set). */
   readonly sentBefore: boolean;
-  /**
-   * Contract: `RUN_STARTED` carried the claim ack for this attempt.
-   * Degraded: `RUN_STARTED` arrived after our resume, so the tool ran.
-   */
+  /** Contract: this attempt's claim was acked. Degraded: `RUN_STARTED` arrived, so the tool ran. */
   readonly acked: boolean;
-  /** What the person decided; a reject or cancel never leaves a tool result behind. */
+  /** A reject or cancel never leaves a tool result behind. */
   readonly decision: Decision["kind"];
-  /**
-   * The server family, where what it serves names it (see `serverFamilyOf`);
-   * absent for every other server. Only degraded rules read it.
-   */
+  /** Only degraded rules read it (see `serverFamilyOf`). */
   readonly serverFamily?: ServerFamily;
-  /**
-   * Every attempt so far (the current one included) was answered by the server's
-   * explicit "nothing ran" (`APPROVAL_TOOL_UNAVAILABLE`): evidence that no attempt
-   * ran the tool, whatever `RUN_STARTED` suggested.
-   */
+  /** Every attempt so far was answered `APPROVAL_TOOL_UNAVAILABLE`: evidence that nothing ran. */
   readonly nothingRan?: boolean;
   /** The answer was sent with others of its run, in one request (a batch). */
   readonly inBatch?: boolean;
-  /**
-   * The batch's request was answered `APPROVAL_RESUME_INDETERMINATE`: one tool of
-   * it was cut off, so the same body can never be taken; each answer is read for
-   * its own evidence.
-   */
+  /** The batch was answered `APPROVAL_RESUME_INDETERMINATE`: its body can never be taken. */
   readonly cutOffInBatch?: boolean;
   /** No attempt was ever made: the answer waits for the others of its run (`held`). */
   readonly neverSent?: boolean;
@@ -44,11 +26,7 @@ export interface OutcomeContext {
 /** A family of servers without the contract whose behaviour needs rules of its own. */
 export type ServerFamily = "pydantic-ai";
 
-/**
- * Which family served the interrupt, from the interrupt itself: pydantic-ai's AG-UI
- * adapter (pydantic-ai-slim 2.68.0, ui/ag_ui/_interrupt.py) names every approval
- * interrupt `int-<toolCallId>`, a convention it documents as stable.
- */
+/** pydantic-ai's adapter (2.68.0, ui/ag_ui/_interrupt.py) names its interrupts `int-<toolCallId>`. */
 export function serverFamilyOf(
   entry: Pick<OutboxEntry, "interruptId" | "toolCallId">,
 ): ServerFamily | undefined {

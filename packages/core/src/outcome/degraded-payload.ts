@@ -2,20 +2,12 @@ import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { Decision } from "../outbox/entry";
 import type { ServerKind } from "./delivery-signal";
 
-/**
- * The part of a `ResumeEntry` a decision determines. A cancellation carries no
- * payload: AG-UI says so with `status: "cancelled"`.
- */
+/** The part of a `ResumeEntry` a decision determines. */
 export type ResumeResolution =
   | { readonly status: "resolved"; readonly payload: Readonly<Record<string, unknown>> }
   | { readonly status: "cancelled" };
 
-/**
- * The payload for a server with the recovery contract: `{approved, editedArgs?}`,
- * plus the reject `reason` when the person gave one and the `responseSchema`
- * declares `reason` (elsewhere the reason stays with the entry only: a closed
- * schema would refuse a valid answer for carrying it).
- */
+/** `{approved, editedArgs?}`, plus `reason` only where the schema declares it (a closed one would refuse it). */
 export function buildContractResolution(decision: Decision, responseSchema?: unknown): ResumeResolution {
   switch (decision.kind) {
     case "approve":
@@ -43,11 +35,7 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/**
- * Whether the interrupt's `responseSchema` declares an `editedArgs` property at
- * its top level. Only top-level `properties` count: that is where Agent
- * Framework's approval schemas put it.
- */
+/** Whether the `responseSchema` declares `editedArgs` at its top level, as Agent Framework's do. */
 export function declaresEditedArgs(responseSchema: unknown): boolean {
   return declaresProperty(responseSchema, "editedArgs");
 }
@@ -58,18 +46,12 @@ function declaresProperty(responseSchema: unknown, name: string): boolean {
   return isRecord(properties) && Object.hasOwn(properties, name);
 }
 
-/** `{reason}` when there is one and the schema has a place for it, else nothing. */
 function reasonField(reason: string | undefined, responseSchema: unknown): { reason?: string } {
   return reason !== undefined && declaresProperty(responseSchema, "reason") ? { reason } : {};
 }
 
-/**
- * The decision flags for a server without the contract: `approved` and `accepted`
- * both, because the two generations of Agent Framework read different ones —
- * unless the schema is closed (`additionalProperties: false`) and declares only
- * some of them. Agent Framework 1.0 declares `accepted` alone: an answer carrying
- * `approved` as well would break the very schema the server published.
- */
+// `approved` and `accepted` both (Agent Framework generations read different ones), unless a
+// closed schema declares only some: 1.0 declares `accepted` alone.
 function decisionFlags(responseSchema: unknown, value: boolean): Record<string, boolean> {
   const schema = isRecord(responseSchema) ? responseSchema : {};
   const properties = isRecord(schema.properties) ? schema.properties : {};
@@ -79,13 +61,9 @@ function decisionFlags(responseSchema: unknown, value: boolean): Record<string, 
 }
 
 /**
- * The payload for a server without the contract (DESIGN.md, "Servers without
- * the contract"): the decision flags above; edits nested as `editedArgs` only when
- * the schema declares it, otherwise spread as flat keys next to the flags.
- *
- * @throws OutboxError `invalid_answer` when flat edits would overwrite `approved`
- *   or `accepted`: the server could not tell the decision from the edit. Thrown
- *   before anything is enqueued, so nothing is lost.
+ * The payload without the contract: the flags, and edits nested as `editedArgs` where the schema
+ * declares it, else flat beside them.
+ * @throws OutboxError `invalid_answer` when flat edits would overwrite a flag (before enqueueing).
  */
 export function buildDegradedResolution(decision: Decision, responseSchema: unknown): ResumeResolution {
   switch (decision.kind) {
@@ -96,8 +74,7 @@ export function buildDegradedResolution(decision: Decision, responseSchema: unkn
       if (edits === undefined) return { status: "resolved", payload: withReason };
       if (declaresEditedArgs(responseSchema))
         return { status: "resolved", payload: { ...withReason, editedArgs: edits } };
-      // Flat edits: a `reason` the schema declares is then one of the tool's own
-      // arguments, so the person's comment stays with the entry only.
+      // Flat, a declared `reason` is the tool's own argument: the comment stays on the entry.
       if (RESERVED_KEYS.some((key) => Object.hasOwn(edits, key))) {
         throw new OutboxError(
           ErrorKind.invalidAnswer,

@@ -1,43 +1,21 @@
 import type { RecordedDecision } from "../protocol/extensions";
 import type { ToolEvidence } from "./tool-evidence";
 
-/**
- * What the transport observed about one delivery, reduced to data. The
- * classifier never sees a `Response`, a stream or an exception: the transport
- * parses the wire once at the boundary and hands over one of these.
- */
+/** What the transport observed about one delivery, as data: the classifier never sees the wire. */
 export type DeliverySignal =
   /** `RUN_FINISHED` after our resume; `replayed` when `x-resume.replayed` said so. */
   | {
       readonly type: "run-finished";
       readonly replayed: boolean;
       readonly originalRunId?: string;
-      /**
-       * Servers without the contract: what the streamed thread shows about the
-       * tool call when the run finished (absent on contract servers, whose
-       * RUN_FINISHED after the claim is the evidence).
-       */
+      /** No contract: what the streamed thread shows about the tool call. */
       readonly toolEvidence?: ToolEvidence;
-      /**
-       * Servers without the contract: the resume carried other answers of the same
-       * run, the streamed thread shows what became of at least one of them, and
-       * nothing of this one. The server took those and left this one (Agent
-       * Framework 1.0.1 reads only a resume's first entry).
-       */
+      /** No contract: the thread shows others of the batch taken, not this one (Agent Framework 1.0.1). */
       readonly skippedInBatch?: boolean;
-      /**
-       * Servers without the contract: the run finished with this answer's question
-       * (its interrupt, or one for its tool call) still open: the answer was not
-       * taken. Agent Framework 1.7.0 does so with a resume that approves one call
-       * and rejects another.
-       */
+      /** No contract: the run finished with this answer's question still open (Agent Framework 1.7.0). */
       readonly askedAgain?: boolean;
     }
-  /**
-   * `RUN_STARTED` after our resume. `acked`: `x-resume.ack === "claimed"` named our
-   * key and interrupt ids. On a server without the contract `acked` is ignored:
-   * `RUN_STARTED` there means the tool is already running.
-   */
+  /** `RUN_STARTED`; `acked`: `x-resume.ack === "claimed"` named our key (ignored without the contract). */
   | { readonly type: "run-started"; readonly acked: boolean }
   /** `RUN_ERROR`, with the `x-resume` conflict metadata when the server sent it. */
   | {
@@ -71,22 +49,12 @@ export type DeliverySignal =
     } & StreamCut)
   /** Re-attach (`GET /agent/runs/{runId}/events`) answered 404 (unknown run) or 410 (log expired). */
   | { readonly type: "reattach-gone"; readonly status: 404 | 410 }
-  /**
-   * `GET /agent/runs/{runId}` after a re-attach was refused. A status with a
-   * terminal event is fed as that event instead (`run-finished` / `run-error`),
-   * so only the two answers without one appear here.
-   */
+  /** The run status after a refused re-attach; one with a terminal event is fed as that event. */
   | { readonly type: "run-status"; readonly status: "running" | "not-found" }
   /** What a hydration of the thread showed about our interrupt. */
   | {
       readonly type: "hydrated";
-      /**
-       * What the thread shows about the tool call the interrupt guarded: a tool
-       * message is evidence it ran only when it is none of the server's markers
-       * (tool-evidence.ts).
-       */
       readonly toolEvidence: ToolEvidence;
-      /** The interrupt is still among the thread's open interrupts. */
       readonly interruptStillOpen: boolean;
     }
   /** The transport's retry budget for this entry ran out. */
@@ -96,11 +64,7 @@ export type DeliverySignalType = DeliverySignal["type"];
 
 /** What a stream that ended before its terminal event had already shown. */
 interface StreamCut {
-  /**
-   * Servers without the contract: the stream carried the tool result of every
-   * answer the request held (each a result that is none of the server's markers),
-   * so every tool ran, though the end of the run was never seen.
-   */
+  /** No contract: the stream carried a tool result for every answer of the request. */
   readonly toolResultsSeen?: boolean;
 }
 

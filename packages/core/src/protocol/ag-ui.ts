@@ -1,17 +1,7 @@
 /**
- * AG-UI 1.0 wire types and schemas from `@ag-ui/core`, so the client and the
- * mock server name one source of truth. The zod schemas live in
- * `@ag-ui/core/schemas`, not in the package's main entry.
- *
- * The types are inferred from the schemas rather than taken from the package's
- * hand-written declarations: data is parsed once at the boundary, and under
- * `exactOptionalPropertyTypes` the parsed shape (`x?: T | undefined`) is what
- * the rest of the code actually holds.
- *
- * The SDK's runtime validates with the same schemas on zod/mini
- * (ag-ui-mini.ts): these classic-zod ones are for servers and tests, and a
- * browser bundle leaves them out. `EventType` and `PROTOCOL_VERSION` are in
- * ag-ui-constants.ts.
+ * AG-UI 1.0 wire types and classic-zod schemas from `@ag-ui/core/schemas`, for servers and
+ * tests (the browser validates with ag-ui-mini.ts). Types are inferred from the schemas: the
+ * parsed shape is what the code holds under `exactOptionalPropertyTypes`.
  */
 import {
   AgentCapabilitiesSchema,

@@ -1,13 +1,8 @@
 import * as z from "zod/mini";
 
 /**
- * Background runs: `POST /agent` with `forwardedProps.background = true`
- * answers `202` with a {@link BackgroundResponse} instead of a stream; the
- * client then polls `POST {agent}/background/poll` with the continuation token
- * it holds. Each successful poll advances the run one step and hands out the
- * next token; a failed poll leaves the held token current, so re-polling with
- * it resumes where the run stopped (stored tool results are resubmitted, never
- * re-executed).
+ * Background runs answer `202` with a {@link BackgroundResponse}; the client polls with its
+ * continuation token. A failed poll leaves the token current, so re-polling resumes.
  */
 export const BackgroundStatus = {
   queued: "queued",

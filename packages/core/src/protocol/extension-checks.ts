@@ -26,13 +26,7 @@ import {
 } from "./shape-check";
 import type { StreamCursor } from "./stream-cursor";
 
-/*
- * The recovery contract's wire objects, checked by hand: each parse below gives
- * exactly the verdict and the output of its schema in extension-schemas.ts (the
- * parsed copy with only the declared keys, or `undefined` where the schema
- * fails), so the client's first chunk needs no zod. extension-checks.test.ts
- * reads each schema and holds its check to it.
- */
+// The contract's wire objects checked by hand, exactly as extension-schemas.ts (its test holds them).
 
 const recordedDecision: ShapeOf<RecordedDecision> = {
   interruptId: string,

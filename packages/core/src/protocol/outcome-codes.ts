@@ -1,10 +1,4 @@
-/**
- * Outcome codes carried by `RUN_ERROR.code` and by JSON error bodies.
- *
- * A string-literal constant module rather than a TS `enum`: the values travel on
- * the wire, and an unknown value from a server must stay representable as a plain
- * string (the classifier turns it into "needs you" instead of dropping it).
- */
+// `RUN_ERROR.code` and JSON error body codes. Not an enum: an unknown code stays a plain string.
 export const OutcomeCode = {
   /** The occurrence was resolved by another decision; the recorded decision rides along. */
   ALREADY_RESOLVED: "APPROVAL_RESUME_ALREADY_RESOLVED",

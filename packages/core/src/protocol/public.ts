@@ -1,12 +1,5 @@
-/**
- * `@agui-outbox/core/protocol`: the wire types and constants (index.ts), the
- * contract's zod schemas and the zod/mini AG-UI schemas. The SDK's own modules
- * import index.ts, which leaves every zod schema out: the contract's objects are
- * checked by hand (extension-checks.ts), the AG-UI schemas load on demand
- * (stream/load-event-validator.ts, transport/load-capabilities-validator.ts), and
- * a bundler that splits by file keeps a module in the page's first chunk as soon
- * as an eager module re-exports it.
- */
+// `@agui-outbox/core/protocol`: index.ts plus the zod schemas. The SDK's modules import
+// index.ts only: a module an eager one re-exports lands in the page's first chunk.
 
 export { readCapabilities } from "../transport/read-capabilities";
 export {

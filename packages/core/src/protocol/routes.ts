@@ -1,7 +1,4 @@
-/**
- * Paths of the recovery contract, relative to the agent's base URL
- * (for example `https://host/agent`).
- */
+/** The recovery contract's paths, relative to the agent's URL (`https://host/agent`). */
 export const AgentRoute = {
   /** `POST`: run, resume or hydrate (AG-UI `RunAgentInput` in, SSE out). */
   run: "",

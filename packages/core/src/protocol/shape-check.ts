@@ -1,14 +1,7 @@
 import { isJsonObject } from "../stream/simple-event-check";
 
-/*
- * Checks that are each the exact equivalent of one zod/mini schema: it accepts
- * what the schema accepts, refuses what the schema refuses, and returns what the
- * schema's parse returns (a copy of each object, values of unknown type as they
- * are). For what a page reads up front (tab messages, tabs/tab-message.ts; the
- * contract's wire objects, extension-checks.ts), so that it does not load zod to
- * read them; the schemas stay as the specification, and a test holds each use to
- * its schema (tabs/tab-message-check.test.ts, extension-checks.test.ts).
- */
+// Exact equivalents of zod/mini schemas (same verdicts, same output), so what a page reads up
+// front needs no zod; tests hold each use to its schema.
 
 /** What a check returns for a value it refuses (`undefined` is a value a field may hold). */
 export const INVALID: unique symbol = Symbol("invalid");
@@ -22,10 +15,7 @@ export interface Optional {
 export type FieldRule = Check | Optional;
 /** An object's declared keys, each with its rule. */
 export type Shape = Readonly<Record<string, FieldRule>>;
-/**
- * The rules for every key of `T`, optional exactly where `T`'s key is: a key
- * added to the type, or one made optional, fails the type check until its rule is.
- */
+/** A rule for every key of `T`, optional exactly where `T`'s key is. */
 export type ShapeOf<T> = { readonly [K in keyof T]-?: object extends Pick<T, K> ? Optional : Check };
 
 /** Unknown keys: dropped (`z.object`) or kept as they are (`z.looseObject`). */
@@ -84,10 +74,7 @@ export function arrayOf(check: Check): Check {
   };
 }
 
-/**
- * `z.record(z.string(), z.unknown())`: a plain object, copied by its own
- * enumerable keys; an own `__proto__` is left out, a symbol key refused.
- */
+/** `z.record(z.string(), z.unknown())`: own enumerable keys copied, `__proto__` left out. */
 export const record: Check = (value) => {
   if (!isPlainObject(value)) return INVALID;
   const output: Record<string, unknown> = {};
@@ -99,11 +86,7 @@ export const record: Check = (value) => {
   return output;
 };
 
-/**
- * `z.object` / `z.looseObject`: any object but an array; each declared key
- * checked (present means `in`, as the schema reads it), then the unknown keys
- * (`for…in`, as the schema walks them) dropped or kept, never an own `__proto__`.
- */
+/** `z.object` / `z.looseObject`: declared keys checked (`in`), unknown ones (`for…in`) dropped or kept. */
 export function objectOf(shape: Shape, rest: Rest): Check {
   const keys = Object.keys(shape);
   return (value) => {
@@ -128,10 +111,7 @@ export function objectOf(shape: Shape, rest: Rest): Check {
   };
 }
 
-/**
- * `z.discriminatedUnion`: the variant named by the object's `discriminator`
- * (which the variant then holds to its literal), else refused.
- */
+/** `z.discriminatedUnion`. */
 export function variants(discriminator: string, shapes: Readonly<Record<string, Shape>>, rest: Rest): Check {
   // A Map, not the object: a discriminator such as "__proto__" or "toString" must find nothing.
   const checks = new Map<unknown, Check>();

@@ -1,39 +1,24 @@
-/**
- * Full-jitter exponential backoff: `random() * min(cap, base * 2^attempt)`.
- * Full jitter spreads the retries of many clients that failed together (a
- * server restart) across the whole window instead of in synchronized waves.
- */
+/** Full-jitter backoff, `random() * min(cap, base * 2^attempt)`: clients that failed together spread out. */
 export interface BackoffOptions {
-  /**
-   * The window of the first retry, in milliseconds.
-   * @default 1_000
-   */
+  /** The first retry's window, in ms. @default 1_000 */
   readonly baseMs?: number;
-  /**
-   * The largest window, in milliseconds.
-   * @default 30_000
-   */
+  /** @default 30_000 */
   readonly capMs?: number;
-  /**
-   * A source of numbers in [0, 1).
-   * @default Math.random
-   */
+  /** @default Math.random */
   readonly random?: () => number;
 }
 
 export interface NextDelayInput {
-  /** 0 for the first retry, 1 for the second, and so on. */
+  /** 0 for the first retry. */
   readonly attempt: number;
-  /** From the response's `Retry-After` header (see `parseRetryAfter`). */
   readonly retryAfterMs?: number | undefined;
-  /** The stream's last `retry:` value. */
+  /** The stream's last `retry:`. */
   readonly serverRetryMs?: number | undefined;
 }
 
 export const DEFAULT_BACKOFF_BASE_MS = 1_000;
 export const DEFAULT_BACKOFF_CAP_MS = 30_000;
 
-/** The jittered backoff alone, in milliseconds, for the 0-based `attempt`. */
 export function backoffDelay(attempt: number, options: BackoffOptions = {}): number {
   const baseMs = options.baseMs ?? DEFAULT_BACKOFF_BASE_MS;
   const capMs = options.capMs ?? DEFAULT_BACKOFF_CAP_MS;
@@ -44,12 +29,7 @@ export function backoffDelay(attempt: number, options: BackoffOptions = {}): num
   return Math.floor(clampUnit(random()) * window);
 }
 
-/**
- * How long to wait before the next attempt: `max(Retry-After, serverRetry, backoff)`.
- * The server's `Retry-After` always wins when it is larger (no request earlier
- * than allowed) and is not capped: an over-long one is the retry budget's call.
- * The stream's `retry:` value is a floor in the same way.
- */
+/** `max(Retry-After, retry:, backoff)`: never earlier than the server allows; the budget caps the rest. */
 export function nextDelay(input: NextDelayInput, options: BackoffOptions = {}): number {
   return Math.max(
     backoffDelay(input.attempt, options),

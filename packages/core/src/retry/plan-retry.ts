@@ -3,15 +3,11 @@ import { type BackoffOptions, nextDelay } from "./backoff";
 import { isRetryBudgetExhausted, type RetryBudgetOptions } from "./retry-budget";
 
 export interface PlanRetryInput {
-  /** Sends made so far, the one that just failed included (at least 1). */
+  /** Sends so far, the failed one included. */
   readonly attempts: number;
-  /** Epoch milliseconds of the first send. */
   readonly firstAttemptAt: number;
-  /** The current time in epoch milliseconds. */
   readonly now: number;
-  /** From the failed response's `Retry-After` header. */
   readonly retryAfterMs?: number | undefined;
-  /** The stream's last `retry:` value. */
   readonly serverRetryMs?: number | undefined;
 }
 
@@ -24,12 +20,7 @@ export type RetryPlan =
   | { readonly kind: "retry"; readonly delayMs: number; readonly retryAt: number }
   | { readonly kind: "exhausted"; readonly error: OutboxError };
 
-/**
- * The one decision after a retryable failure: wait `delayMs` (until `retryAt`)
- * and send again with the same key and body, or stop because the budget ran
- * out. Pure: the caller supplies the clock and persists `retryAt` as the
- * entry's `nextAttemptAt`, so a reload keeps honouring `Retry-After`.
- */
+/** After a retryable failure: wait until `retryAt` (persisted, so a reload honours it), or stop. */
 export function planRetry(input: PlanRetryInput, options: PlanRetryOptions = {}): RetryPlan {
   const delayMs = nextDelay(
     {

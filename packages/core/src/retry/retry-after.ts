@@ -1,13 +1,6 @@
 /**
- * Parses a `Retry-After` header value into a delay in milliseconds from `now`.
- *
- * Accepts delta-seconds (`120`) and the three HTTP-date forms RFC 9110 requires
- * recipients to read (IMF-fixdate, RFC 850, asctime). A negative number or a
- * date in the past gives 0. Anything else gives `undefined`: `Date.parse` is not
- * used because it reads garbage such as `"1"` as a date.
- *
- * @param value the header value (`response.headers.get("retry-after")`)
- * @param now the current time in epoch milliseconds (inject the clock)
+ * A `Retry-After` value as ms from `now`: delta-seconds or the three HTTP-date forms of
+ * RFC 9110; the past gives 0, garbage `undefined` (`Date.parse` reads `"1"` as a date).
  */
 export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
   if (value === null || value === undefined) return undefined;
@@ -35,10 +28,7 @@ const rfc850 = new RegExp(`^${longDay}, (\\d{2})-${month}-(\\d{2}) ${time} GMT$`
 // Sun Nov  6 08:49:37 1994
 const asctime = new RegExp(`^${shortDay} ${month} ([ \\d]\\d) ${time} (\\d{4})$`);
 
-/**
- * An HTTP-date in epoch milliseconds, or `undefined` when it is not one.
- * `now` only places the two-digit years of the obsolete RFC 850 form.
- */
+/** An HTTP-date in epoch ms; `now` places RFC 850's two-digit years. */
 export function parseHttpDate(text: string, now: number): number | undefined {
   let match = imfFixdate.exec(text);
   if (match) return utc(match[3], match[2], match[1], match[4], match[5], match[6]);

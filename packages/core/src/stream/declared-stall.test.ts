@@ -2,8 +2,8 @@
 // noticed within 5 s of when it should have spoken, instead of after 45 s.
 import { afterEach, expect, test, vi } from "vitest";
 import { ErrorKind } from "../errors/outbox-error";
+import { bytes, controlledResponse } from "../testing/sse-fixtures";
 import { readEventStream } from "./read-event-stream";
-import { bytes, controlledResponse } from "./sse-fixtures.test-util";
 
 afterEach(() => {
   vi.useRealTimers();

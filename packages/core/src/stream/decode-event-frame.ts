@@ -17,35 +17,20 @@ import { where } from "./where";
 /** One validated AG-UI event and the cursor of the SSE frame that carried it. */
 export interface StreamedEvent {
   readonly event: AgUiEvent;
-  /**
-   * `<runId>:<seq>` from the frame's `id:` line. `undefined` when the frame has
-   * no id or one that is not in the contract's format (servers without the
-   * recovery contract): such events cannot be de-duplicated or re-attached to.
-   */
+  /** From the frame's `id:`; `undefined` without the contract's format (no de-duplication then). */
   readonly cursor: StreamCursor | undefined;
 }
 
 export type TerminalEvent = RunFinishedEvent | RunErrorEvent;
 
-/** `RUN_FINISHED` and `RUN_ERROR` end a run; every run has exactly one of them. */
 export function isTerminalEvent(event: AgUiEvent): event is TerminalEvent {
   return event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR;
 }
 
 /**
- * Turns one parsed SSE frame into a validated event with its cursor: the
- * boundary where wire data becomes typed data. Throws (or rejects with) an `OutboxError`:
- * - `invalid_json` when `data` is not JSON,
- * - `invalid_event` for an unknown `type` or a known type with the wrong shape,
- * - `malformed_stream` when `metadata["x-stream"]` is not a cursor or disagrees with `id:`.
- *
- * Messages name the event type, the offending top-level fields and the frame id,
- * never a value from the payload.
- *
- * The events an ordinary run is made of are checked by hand and decoded at once;
- * any other event waits for the AG-UI schemas, loaded on first need
- * (load-event-validator.ts), so the result is then a promise. Either way the
- * verdict on a frame is the schema's.
+ * One SSE frame as a validated event with its cursor, or an `OutboxError` (`invalid_json`,
+ * `invalid_event`, `malformed_stream`) naming types, fields and the frame id, never a value.
+ * An event outside an ordinary run waits for the schemas (a promise, the first time).
  */
 export function decodeEventFrame(frame: EventSourceMessage): StreamedEvent | Promise<StreamedEvent> {
   const cursor = frame.id === undefined ? undefined : parseEventId(frame.id);
@@ -57,8 +42,6 @@ export function decodeEventFrame(frame: EventSourceMessage): StreamedEvent | Pro
     throw new OutboxError(ErrorKind.invalidJson, `Event data is not valid JSON${where(cursor)}`, { cause });
   }
 
-  // The simple events, most of a stream, are checked by hand: exactly as strict, and
-  // JSON.parse already built the object the schema would copy.
   if (isValidSimpleEvent(json)) return withCursor(json as AgUiEvent, cursor);
   return loadEventValidator().then((validateEvent) => withCursor(validateEvent(json, cursor), cursor));
 }
@@ -81,11 +64,7 @@ function withCursor(event: AgUiEvent, cursor: StreamCursor | undefined): Streame
   return { event, cursor };
 }
 
-/**
- * The agreeing case without the schema: a parsed `id:` has a non-empty runId and
- * a positive safe-integer seq, so an object holding the same two values is a
- * valid cursor. Anything else is checked as the cursor schema would, for the precise error.
- */
+// A parsed `id:` is a valid cursor, so an object holding its two values is one too.
 function echoesCursor(echoed: unknown, cursor: StreamCursor | undefined): boolean {
   return (
     cursor !== undefined && isJsonObject(echoed) && echoed.runId === cursor.runId && echoed.seq === cursor.seq

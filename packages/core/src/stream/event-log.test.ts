@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
+import { collect, runFrames, sseResponse } from "../testing/sse-fixtures";
 import { CursorVerdict, createEventLog } from "./event-log";
 import { readEventStream } from "./read-event-stream";
-import { collect, runFrames, sseResponse } from "./sse-fixtures.test-util";
 
 test("a run's events are fresh once, in order; replays are duplicates", () => {
   const log = createEventLog();

@@ -8,12 +8,9 @@ let loading: Promise<EventValidator> | undefined;
 let loaded: EventValidator | undefined;
 
 /**
- * The AG-UI event schemas, loaded the first time an event needs them: the events
- * an ordinary run is made of are checked by hand (simple-event-check.ts), so the
- * schemas (a third of the client's weight) are a separate chunk in the app's build
- * that most pages never fetch. A failed load is not cached: the next call tries
- * again. It fails as `stream_ended`, as a dropped connection would: nothing was
- * judged, and re-attaching from the last cursor reads the event again.
+ * The AG-UI event schemas (a third of the client's weight), loaded the first time an event
+ * needs them. A failed load is not cached, and fails as `stream_ended`: nothing was judged,
+ * so re-attaching reads the event again.
  */
 export function loadEventValidator(): Promise<EventValidator> {
   loading ??= import("./validate-event").then(

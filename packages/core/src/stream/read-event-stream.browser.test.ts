@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
+import { bytes, collect, runFrames, splitAt, sseResponse } from "../testing/sse-fixtures";
 import { readEventStream } from "./read-event-stream";
-import { bytes, collect, runFrames, splitAt, sseResponse } from "./sse-fixtures.test-util";
 
 test("reads a run from a real ReadableStream in the browser, split through a multi-byte character", async () => {
   const data = bytes(runFrames());

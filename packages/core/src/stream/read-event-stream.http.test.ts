@@ -2,8 +2,8 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, expect, test } from "vitest";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
+import { collect, runFrames } from "../testing/sse-fixtures";
 import { readEventStream } from "./read-event-stream";
-import { collect, runFrames } from "./sse-fixtures.test-util";
 
 // The reader over a real socket and Node's own fetch (undici), where a dropped
 // connection surfaces as a rejected read rather than a clean EOF.

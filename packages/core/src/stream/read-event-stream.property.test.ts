@@ -4,9 +4,9 @@ import fc from "fast-check";
 import { expect, test } from "vitest";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import { assertProperty } from "../property.test-util";
+import { bytes, type Collected, collect, frame, splitAt, sseResponse } from "../testing/sse-fixtures";
 import { decodeEventFrame } from "./decode-event-frame";
 import { readEventStream } from "./read-event-stream";
-import { bytes, type Collected, collect, frame, splitAt, sseResponse } from "./sse-fixtures.test-util";
 
 const STREAM_ERRORS: ReadonlySet<string> = new Set([
   ErrorKind.streamEnded,

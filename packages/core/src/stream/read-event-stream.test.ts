@@ -1,6 +1,5 @@
 import { afterEach, expect, test, vi } from "vitest";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
-import { readEventBatches, readEventStream } from "./read-event-stream";
 import {
   bytes,
   collect,
@@ -9,7 +8,8 @@ import {
   runFrames,
   splitAt,
   sseResponse,
-} from "./sse-fixtures.test-util";
+} from "../testing/sse-fixtures";
+import { readEventBatches, readEventStream } from "./read-event-stream";
 
 afterEach(() => {
   vi.useRealTimers();

@@ -15,42 +15,28 @@ import { createStallWatchdog, DEFAULT_STALL_TIMEOUT_MS, type StallWatchdog } fro
 /** 1 MiB: far above any real AG-UI event, far below what would hurt a phone. */
 export const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
 
-// Room for the field names, `id:` and `event:` lines that sit in the parser's
-// buffer next to the data itself, so a frame whose data is exactly at the limit
-// is not refused for its framing.
+// Room for the field lines beside the data, so data exactly at the limit is not refused for its framing.
 const FRAMING_ALLOWANCE = 16 * 1024;
 
 export interface ReadEventStreamOptions {
-  /**
-   * Stops reading and closes the body. The generator then rejects with
-   * `signal.reason`.
-   */
+  /** Stops reading and closes the body; the generator rejects with `signal.reason`. */
   readonly signal?: AbortSignal;
   /**
-   * Largest `data` of one event, in UTF-8 bytes. A bigger frame ends the stream
-   * with `malformed_stream` as soon as the limit is crossed, without waiting for
-   * (or buffering) the rest of it.
+   * Largest `data` of one event, in UTF-8 bytes; a bigger frame ends the stream with
+   * `malformed_stream` as soon as the limit is crossed, unbuffered.
    * @default 1_048_576 (1 MiB)
    */
   readonly maxEventBytes?: number;
   /**
-   * Silence, in milliseconds, after which the stream is declared stalled and the
-   * generator rejects with `stream_stalled`. Every chunk of bytes (keepalive
-   * comments included) restarts the countdown; time the consumer spends between
-   * two events does not count. A `retry:` the server sends shortens it to that
-   * interval plus 5 s, never lengthens it. `Infinity` turns the watchdog off.
+   * Silence (ms, keepalives count as bytes) after which the generator rejects with
+   * `stream_stalled`; the consumer's time does not count. A `retry:` from the server
+   * shortens it to that interval plus 5 s. `Infinity` turns the watchdog off.
    * @default 45_000
    */
   readonly stallTimeoutMs?: number;
-  /**
-   * Timer functions for the stall watchdog.
-   * @default the platform's `setTimeout` / `clearTimeout`
-   */
+  /** @default the platform's `setTimeout` / `clearTimeout` */
   readonly timers?: Timers;
-  /**
-   * Called with the server's `retry:` value (milliseconds) as soon as it is
-   * parsed; feed it to `nextDelay({serverRetryMs})` as a floor for the backoff.
-   */
+  /** The server's `retry:` (ms), a floor for `nextDelay({serverRetryMs})`. */
   readonly onRetry?: (retryMs: number) => void;
   /** Called with the text of every SSE comment (`: keepalive` and the like). */
   readonly onComment?: (comment: string) => void;
@@ -65,33 +51,13 @@ export interface StreamEnd {
 }
 
 /**
- * Reads an AG-UI event stream from a fetch `Response`, yielding each validated
- * event with its SSE cursor.
- *
- * ```ts
- * const stream = readEventStream(response, { signal, onRetry: (ms) => (serverRetryMs = ms) });
- * for await (const { event, cursor } of stream) {
- *   if (log.accept(cursor) === CursorVerdict.fresh) apply(event); // see createEventLog
- * }
- * // reaching here means RUN_FINISHED or RUN_ERROR was seen (and yielded last)
- * ```
- *
- * The generator **returns** (with a {@link StreamEnd}) right after yielding the
- * first `RUN_FINISHED` or `RUN_ERROR`, and closes the body. Every other ending
- * **throws** an `OutboxError`, so "ended after the terminal event" and "ended
- * before it" can never be confused:
- * - `not_event_stream`: the content type is not `text/event-stream` (an HTML
- *   error page served with 200, say) or there is no body;
- * - `http`: the response is not 2xx (callers normally handle those first);
- * - `stream_ended`: EOF, or the connection dropped, before a terminal event;
- * - `stream_stalled`: no byte for `stallTimeoutMs`;
- * - `malformed_stream`: a frame over `maxEventBytes`, a line that is not an SSE
- *   field, or an `id:` that disagrees with `metadata["x-stream"]`;
- * - `invalid_json`, `invalid_event`: see {@link decodeEventFrame}.
- * An abort through `signal` rejects with `signal.reason` instead.
- *
- * Events before a failure are yielded first, in order, whatever the chunking.
- * Breaking out of the loop closes the body.
+ * Reads an AG-UI event stream from a fetch `Response`, yielding each validated event
+ * with its SSE cursor. It **returns** a {@link StreamEnd} right after yielding the
+ * first `RUN_FINISHED` or `RUN_ERROR`; every other ending **throws** an `OutboxError`
+ * (`not_event_stream`, `http`, `stream_ended`, `stream_stalled`, `malformed_stream`,
+ * `invalid_json`, `invalid_event`), so ending after the terminal event and before it
+ * never look alike. An abort rejects with `signal.reason`. Events before a failure
+ * are yielded first, whatever the chunking; breaking out closes the body.
  */
 export async function* readEventStream(
   response: Response,
@@ -104,8 +70,7 @@ export async function* readEventStream(
       if (next.done === true) return next.value;
       for (const streamed of next.value) {
         yield streamed;
-        // A batch is decoded before its first event is yielded; an abort while
-        // the consumer handles one event still stops the ones after it.
+        // An abort while the consumer handles one event stops the rest of the batch.
         if (options.signal?.aborted) throw options.signal.reason;
       }
     }
@@ -116,14 +81,9 @@ export async function* readEventStream(
 }
 
 /**
- * {@link readEventStream} one network chunk at a time: each batch holds the
- * validated events whose frames completed in one chunk of bytes, in order,
- * never empty. Same endings, same errors, same options. For consumers that do
- * per-chunk work (one store update for a whole chunk, say): a generator step
- * per event costs more than the event's own decoding.
- *
- * A batch is complete before it is yielded: an abort through `signal` while
- * the consumer works through one is the consumer's to check between events.
+ * {@link readEventStream} one network chunk at a time (never an empty batch), for
+ * per-chunk work: a generator step per event costs more than decoding the event.
+ * An abort while the consumer works through a batch is its own to check.
  */
 export async function* readEventBatches(
   response: Response,
@@ -158,8 +118,7 @@ export async function* readEventBatches(
     maxBufferSize: maxEventBytes + FRAMING_ALLOWANCE,
     onEvent: (frame) => {
       if (failure !== undefined) return;
-      // A frame that arrived within one chunk never sat in the parser's buffer,
-      // so the buffer limit alone would let it through. UTF-16 units never
+      // A frame within one chunk never sat in the parser's buffer. UTF-16 units never
       // outnumber UTF-8 bytes, so the exact count is only needed near the limit.
       const oversized =
         frame.data.length > maxEventBytes ||
@@ -179,10 +138,8 @@ export async function* readEventBatches(
         parserTerminated = true;
         fail(tooLarge());
       } else if (error.type === "unknown-field") {
-        // [spec] says ignore unknown fields. The contract's servers never send any,
-        // and a line that is no field at all (raw JSON, an HTML fragment) would
-        // otherwise vanish silently and surface later as a misleading EOF. The
-        // line is not echoed: it may hold payload.
+        // [spec] says ignore unknown fields, but a line that is no field at all (raw
+        // JSON, HTML) would vanish and surface as a misleading EOF. Not echoed: payload.
         fail(
           new OutboxError(
             ErrorKind.malformedStream,
@@ -199,15 +156,11 @@ export async function* readEventBatches(
   const forwardAbort = () => stop.abort(signal?.reason);
   signal?.addEventListener("abort", forwardAbort, { once: true });
   const reader = body.getReader();
-  // Cancelling the reader settles a pending `read()`, which is what unblocks the
-  // loop when the network has gone silent.
+  // Cancelling the reader settles a pending `read()`: that unblocks a silent network.
   const cancelReader = () => reader.cancel(stop.signal.reason).catch(ignore);
   stop.signal.addEventListener("abort", cancelReader, { once: true });
-  // The countdown runs only while a read is pending: it is armed before each
-  // read and paused when bytes arrive, so the time spent decoding and in the
-  // consumer never counts as silence. That is the same as restarting it on
-  // every chunk and pausing it around every event, for two timer calls per
-  // chunk instead of two per event.
+  // Armed only while a read is pending, so decoding and the consumer never count as
+  // silence: two timer calls per chunk instead of per event.
   const watchdog: StallWatchdog | undefined = Number.isFinite(stallTimeoutMs)
     ? createStallWatchdog({
         timeoutMs: stallTimeoutMs,
@@ -217,10 +170,8 @@ export async function* readEventBatches(
     : undefined;
 
   const decoder = new TextDecoder();
-  // [spec] a lone CR ends a line. The parser holds back a trailing CR until it
-  // sees whether LF follows, which would leave a complete event (a terminal one,
-  // say) waiting on bytes that may never come. So a trailing CR is completed
-  // here at once, and a LF opening the next chunk, its other half, is dropped.
+  // [spec] a lone CR ends a line, but the parser holds a trailing CR back waiting for
+  // LF, which may never come: complete it now and drop a LF opening the next chunk.
   let swallowLeadingLf = false;
   const feed = (text: string) => {
     const rest = swallowLeadingLf && text.startsWith("\n") ? text.slice(1) : text;
@@ -252,8 +203,7 @@ export async function* readEventBatches(
 
       if (result.done) {
         closed = true;
-        // [spec] an event without its closing blank line at EOF is discarded;
-        // flushing the decoder only turns a truncated character into U+FFFD.
+        // [spec] an event without its closing blank line at EOF is discarded.
         feed(decoder.decode());
       } else {
         options.onActivity?.();

@@ -1,34 +1,22 @@
 /**
- * The events a run is mostly made of, each a few string fields: the run's start
- * and end, the streamed deltas, the starts and ends around them, steps, tool
- * results carried as text, custom events. What a field must be, per type, as the
- * AG-UI event schema says it (see simple-event-check.test.ts, which reads the
- * schema to hold this table to it). Types not here (snapshots, state deltas, …)
- * and any variant this table does not cover (a tool result as content parts, a
- * run started with its input, token usage) are left to the schema, which is
- * loaded only then (load-event-validator.ts).
+ * The events a run is mostly made of, as the AG-UI schema shapes them (its test holds
+ * this table to the schema). Anything else goes to the schema, loaded only then.
  */
 interface EventShape {
-  /** Fields that must be strings. */
   readonly strings: readonly string[];
-  /** Fields that, when present, must be strings. */
   readonly optionalStrings?: readonly string[];
-  /** Fields that, when present, must be one of these strings. */
   readonly optionalChoices?: Readonly<Record<string, readonly string[]>>;
-  /** Fields that must be present, with any value. */
+  /** Present, with any value. */
   readonly present?: readonly string[];
-  /** Fields that, when present, may hold any value but null. */
   readonly optionalNotNull?: readonly string[];
-  /** Fields that, when present, must pass their check. */
   readonly optionalChecks?: Readonly<Record<string, (value: unknown) => boolean>>;
-  /** Fields this table leaves to the schema: the event is declined when one is present. */
+  /** Left to the schema: the event is declined when one is present. */
   readonly absent?: readonly string[];
 }
 
 const TEXT_ROLES = ["developer", "system", "assistant", "user"] as const;
 
-// A Map, not an object literal: a `type` such as "__proto__" or "toString"
-// must find nothing.
+// A Map: a `type` such as "__proto__" must find nothing.
 export const SIMPLE_EVENT_SHAPES: ReadonlyMap<string, EventShape> = new Map<string, EventShape>([
   [
     "RUN_STARTED",
@@ -68,18 +56,9 @@ export const SIMPLE_EVENT_SHAPES: ReadonlyMap<string, EventShape> = new Map<stri
 ]);
 
 /**
- * True only when `value` is one of the events in `SIMPLE_EVENT_SHAPES` and the
- * AG-UI event schema accepts it, checked by hand. These are nearly every event
- * of a run and their schemas are small, so this spares the schema walk where it
- * costs the most.
- *
- * `false` means "not decided here", never "invalid": the caller then validates
- * with the schema, which gives the precise error. So this may decline what the
- * schema would accept, but must never accept what it refuses: every check below
- * is one of the schema's (see simple-event-check.test.ts, which holds it to that).
- * An accepted value is the schema's output as it is: the schema's objects are
- * loose, so its output is a copy of the same keys and values, minus an own
- * `__proto__` key, which is declined here for that reason.
+ * True only when the schema would accept the event as it is; `false` means "ask the
+ * schema", never "invalid". It may decline what the schema accepts, never the reverse;
+ * an own `__proto__` is declined since the schema's copy would drop it.
  */
 export function isValidSimpleEvent(event: unknown): boolean {
   if (!isJsonObject(event)) return false;
@@ -111,7 +90,7 @@ export function isValidSimpleEvent(event: unknown): boolean {
     }
   }
   if (shape.absent) for (const field of shape.absent) if (event[field] !== undefined) return false;
-  // Then the fields every event may carry; absent is fine, and JSON has no `undefined`.
+  // The fields every event may carry.
   return (
     (timestamp === undefined || Number.isSafeInteger(timestamp)) &&
     event.rawEvent !== null &&
@@ -126,11 +105,7 @@ export function isJsonObject(value: unknown): value is Readonly<Record<string, u
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/**
- * `RUN_FINISHED.outcome` as the schema has it: success (with the frontend tool
- * calls left to answer), cancelled, or the interrupts the run paused on. Objects
- * the schema would copy are declined with an own `__proto__` key, as above.
- */
+/** `RUN_FINISHED.outcome`: success, cancelled, or the interrupts the run paused on. */
 function isValidRunOutcome(outcome: unknown): boolean {
   if (!isPlainCopy(outcome)) return false;
   switch (outcome.type) {
@@ -153,7 +128,6 @@ function isValidRunOutcome(outcome: unknown): boolean {
 
 const INTERRUPT_OPTIONAL_STRINGS = ["subagentRunId", "message", "toolCallId", "expiresAt"] as const;
 
-/** One `Interrupt`: an id and a reason, the optional strings, and objects for the schema and metadata. */
 function isValidInterrupt(interrupt: unknown): boolean {
   if (!isPlainCopy(interrupt)) return false;
   if (typeof interrupt.id !== "string" || typeof interrupt.reason !== "string") return false;
@@ -168,7 +142,6 @@ function isValidInterrupt(interrupt: unknown): boolean {
   );
 }
 
-/** An object the schema copies key for key: not an array, no own `__proto__`. */
 function isPlainCopy(value: unknown): value is Readonly<Record<string, unknown>> {
   return isJsonObject(value) && !Object.hasOwn(value, "__proto__");
 }

@@ -4,10 +4,7 @@ export interface Timers {
   clearTimeout(handle: unknown): void;
 }
 
-/**
- * The platform timers, behind wrapper lambdas so that fake timers installed
- * after import (`vi.useFakeTimers()`) still take effect.
- */
+// Wrapper lambdas, so fake timers installed after import still take effect.
 export const defaultTimers: Timers = {
   setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
   clearTimeout: (handle) => globalThis.clearTimeout(handle as Parameters<typeof globalThis.clearTimeout>[0]),

@@ -12,11 +12,7 @@ const knownEventTypes: ReadonlySet<string> = new Set(Object.values(EventType));
 const printableTypeName = /^[A-Z][A-Z0-9_]{0,63}$/;
 const printableFieldName = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
-/**
- * Validates with the AG-UI event schema; throws `invalid_event` naming the type and
- * fields. Loaded on demand (see load-event-validator.ts): the events of an ordinary
- * run are checked by hand, so most pages never download the schemas.
- */
+/** Validates with the AG-UI event schema; throws `invalid_event` naming the type and fields. */
 export function validateEvent(json: unknown, cursor: StreamCursor | undefined): AgUiEvent {
   const result = EventSchema.safeParse(json);
   if (result.success) return result.data;

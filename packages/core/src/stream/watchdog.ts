@@ -8,45 +8,28 @@ export const DEFAULT_STALL_TIMEOUT_MS = 45_000;
 export const DECLARED_STALL_GRACE_MS = 5_000;
 
 export interface StallWatchdogOptions {
-  /**
-   * How long the stream may stay silent (no byte at all, keepalive comments
-   * included) before it is declared stalled.
-   * @default 45_000
-   */
+  /** @default 45_000 */
   readonly timeoutMs?: number;
-  /**
-   * Timer functions.
-   * @default the platform's `setTimeout` / `clearTimeout`
-   */
+  /** @default the platform's `setTimeout` / `clearTimeout` */
   readonly timers?: Timers;
-  /** Called once, with an `OutboxError` of kind `stream_stalled`, when the countdown runs out. */
+  /** Called once, with a `stream_stalled` error. */
   readonly onStall: (error: OutboxError) => void;
 }
 
 export interface StallWatchdog {
-  /**
-   * Restart the countdown (or resume it after `pause`): call on every chunk of
-   * bytes received. No-op once stopped or fired.
-   */
+  /** Restart (or resume) the countdown: call on every chunk of bytes. */
   touch(): void;
-  /** Suspend the countdown while nobody is waiting for bytes; `touch` resumes it. */
+  /** Suspend it while nobody waits for bytes. */
   pause(): void;
-  /**
-   * The server declared it speaks every `intervalMs` (`retry:`): from the next
-   * `touch`, silence of that plus {@link DECLARED_STALL_GRACE_MS} stalls, if shorter.
-   */
+  /** The server speaks every `intervalMs` (`retry:`): from the next `touch`, stall past it plus the grace. */
   declare(intervalMs: number): void;
-  /** Cancel the countdown for good. Idempotent. */
   stop(): void;
-  /** True once `onStall` has been called. */
   readonly fired: boolean;
 }
 
 /**
- * A countdown that fires `onStall` when no byte arrived for `timeoutMs`. It
- * starts armed: a 200 response that never sends a byte stalls like any other.
- * A dead TCP connection behind a proxy can stay "open" forever; this is what
- * turns that silence into an error the caller can recover from (re-attach).
+ * Fires `onStall` when no byte arrived for `timeoutMs`, starting armed: a dead connection
+ * behind a proxy can stay "open" forever, and this turns the silence into a recoverable error.
  */
 export function createStallWatchdog(options: StallWatchdogOptions): StallWatchdog {
   let timeoutMs = options.timeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;

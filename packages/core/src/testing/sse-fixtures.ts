@@ -3,8 +3,8 @@
  * Test-only: nothing in the package imports this file.
  */
 import { formatEventId, MetadataKey, type StreamCursor } from "../protocol/index";
-import type { StreamedEvent } from "./decode-event-frame";
-import type { StreamEnd } from "./read-event-stream";
+import type { StreamedEvent } from "../stream/decode-event-frame";
+import type { StreamEnd } from "../stream/read-event-stream";
 
 const encoder = new TextEncoder();
 
