@@ -27,14 +27,8 @@ import {
   variants,
 } from "../protocol/shape-check";
 
-/*
- * An outbox entry as another tab sends it, checked exactly as OutboxEntrySchema
- * (entry-schema.ts) parses it, by hand: messages from other tabs are untrusted
- * input (another version of the app, a bug, a hostile script on the origin), so
- * an entry is checked before it can reach the delivery engine. Objects are
- * loose, as the schema's are: a field added to `OutboxEntry` by a newer version
- * of the app passes through instead of being stripped from the mirrored copy.
- */
+// An outbox entry from another tab (untrusted input), checked by hand as
+// test/support/tab-message-spec.ts specifies; loose, so a newer app's fields pass through.
 
 type DecisionOf<K extends Decision["kind"]> = Omit<Extract<Decision, { kind: K }>, "kind">;
 
@@ -75,7 +69,7 @@ const entryError: ShapeOf<EntryError> = {
   status: optional(number),
 };
 
-/** As the server echoes it (`z.object`: unknown keys are dropped); `payload` may hold anything, `undefined` too. */
+// As the server echoes it: unknown keys dropped, `payload` anything.
 const recordedDecision: ShapeOf<RecordedDecision> = {
   interruptId: string,
   status: oneOf(["resolved", "cancelled"]),
@@ -111,5 +105,4 @@ const entry: ShapeOf<OutboxEntry> = {
   expiresAt: number,
 };
 
-/** An `OutboxEntry` as the schema outputs it (a copy, unknown keys kept), or `INVALID`. */
 export const checkOutboxEntry = objectOf(entry, Rest.keep);

@@ -1,9 +1,8 @@
 import { inspect, isDeepStrictEqual } from "node:util";
 import { expect, test } from "vitest";
+import { OutboxEntrySchema, TabEnvelopeSchema, TabMessageSchema } from "../../test/support/tab-message-spec";
 import { EntryState } from "../outbox/entry";
-import { OutboxEntrySchema } from "./entry-schema";
 import { parseTabEnvelope, TAB_PROTOCOL, TAB_PROTOCOL_VERSION, TabMessageType } from "./tab-message";
-import { TabEnvelopeSchema, TabMessageSchema } from "./tab-message-schema";
 
 /*
  * parseTabEnvelope is the only check a tab message gets (what fails is dropped),

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import type { ChannelLike, ChannelListener } from "../../src/tabs/channel";
-import { InMemoryBroadcastHub, InMemoryLockManager } from "../../src/tabs/in-memory-tabs";
+import { InMemoryBroadcastHub, InMemoryLockManager } from "../../src/testing/in-memory-tabs";
 import type { TabEnvelope } from "../../src/tabs/tab-message";
 import { askForDeployment, makeClient, startHarness } from "./harness";
 
