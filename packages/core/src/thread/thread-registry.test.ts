@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { type AgUiEvent, EventSchema, type Message } from "../protocol";
-import { applyEvent } from "./apply-event";
+import { applyEvent } from "./thread-draft";
 import { ThreadRegistry } from "./thread-registry";
 import { emptyThreadState, type ThreadState } from "./thread-state";
 

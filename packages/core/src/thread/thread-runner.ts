@@ -3,7 +3,7 @@ import type { OutboxDeps } from "../client/deps";
 import { pumpRunStream } from "../delivery/pump-run-stream";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
-import { type AgUiEvent, EventType, type RunAgentInput } from "../protocol";
+import { type AgUiEvent, EventType, type Message, type RunAgentInput } from "../protocol";
 import { backoffDelay } from "../retry/backoff";
 import { createEventLog, type EventLog } from "../stream/event-log";
 import type { AgentHttp } from "../transport/agent-http";
@@ -27,24 +27,16 @@ export interface ThreadRunnerOptions {
 }
 
 /**
- * Runs that are not answers: a user message, and hydration. A user message is
- * not an outbox entry (it carries no decision to lose), but a dropped stream is
- * still re-attached with `Last-Event-ID`, and when that is impossible the
- * thread is hydrated, so the screen never misses or repeats a message.
+ * Runs that are not answers: a user message, and hydration. A dropped stream is
+ * re-attached with `Last-Event-ID`, and where that is impossible the thread is
+ * hydrated, so the screen never misses or repeats a message.
  */
 export class ThreadRunner {
   readonly #options: ThreadRunnerOptions;
   readonly #abort = new AbortController();
-  /**
-   * Hydrations in flight, per thread. A message sent meanwhile waits for them: the
-   * snapshot they bring was taken before the message, and applied after its events
-   * it would wipe them (and the message's run would go without the thread's history).
-   */
-  readonly #hydrating = new Map<string, Set<Promise<void>>>();
-  /**
-   * Per thread, the order of the last hydration started and of the newest one whose
-   * events were applied: an older snapshot read late would put the thread back in time.
-   */
+  /** Per thread, settles once the hydrations in flight have: a message waits for them (their snapshot would wipe its events). */
+  readonly #hydrating = new Map<string, Promise<unknown>>();
+  /** Per thread, the last hydration started and the newest applied: an older snapshot read late is ignored. */
   readonly #order = new Map<string, { started: number; applied: number }>();
 
   constructor(options: ThreadRunnerOptions) {
@@ -58,16 +50,17 @@ export class ThreadRunner {
   /** Sends a user message and follows the run to its end. Rejects with an `OutboxError`. */
   async send(threadId: string, text: string): Promise<void> {
     const { threads, deps } = this.#options;
-    await this.#hydrated(threadId);
+    await this.#hydrating.get(threadId);
     // Applied as events, so every tab that mirrors this one shows the message too.
     const messageId = deps.randomUUID();
     for (const event of userMessageEvents(messageId, text)) threads.apply(threadId, event);
     const runId = deps.randomUUID();
+    const { messages } = threads.get(threadId);
     const input: RunAgentInput = {
       threadId,
       runId,
       state: {},
-      messages: [...threads.get(threadId).messages],
+      messages: messages as Message[],
       tools: [],
       context: [],
     };
@@ -78,22 +71,15 @@ export class ThreadRunner {
   async hydrate(threadId: string): Promise<void> {
     const runId = this.#options.deps.randomUUID();
     const order = this.#order.get(threadId) ?? { started: 0, applied: 0 };
-    this.#order.set(threadId, { ...order, started: order.started + 1 });
-    const hydration = this.#run(threadId, runId, buildHydrationBody(threadId, runId), order.started + 1);
-    const inFlight = this.#hydrating.get(threadId) ?? new Set();
-    this.#hydrating.set(threadId, inFlight.add(hydration));
-    try {
-      await hydration;
-    } finally {
-      inFlight.delete(hydration);
-      if (inFlight.size === 0 && this.#hydrating.get(threadId) === inFlight) this.#hydrating.delete(threadId);
-    }
-  }
-
-  /** Settles once the hydrations in flight for the thread have, whatever their outcome. */
-  async #hydrated(threadId: string): Promise<void> {
-    const inFlight = this.#hydrating.get(threadId);
-    if (inFlight) await Promise.allSettled(inFlight);
+    const mine = order.started + 1;
+    this.#order.set(threadId, { ...order, started: mine });
+    const hydration = this.#run(threadId, runId, buildHydrationBody(threadId, runId), mine);
+    const settled = Promise.allSettled([this.#hydrating.get(threadId), hydration]);
+    this.#hydrating.set(threadId, settled);
+    void settled.then(() => {
+      if (this.#hydrating.get(threadId) === settled) this.#hydrating.delete(threadId);
+    });
+    await hydration;
   }
 
   /**
@@ -126,7 +112,7 @@ export class ThreadRunner {
     const log = createEventLog();
     let signal = await this.#pump(threadId, response, log, abort, hydration);
     for (let attempt = 0; !isTerminal(signal); attempt += 1) {
-      this.#throwIfInvalid(signal);
+      if (signal.type === "invalid-stream") throw new OutboxError(signal.kind, signal.message);
       const canReattach = this.#options.serverKind() === "contract" && log.lastSeq(runId) > 0;
       if (!canReattach || attempt >= this.#options.maxReattaches) {
         if (hydration !== undefined) throw cutError(signal);
@@ -172,12 +158,6 @@ export class ThreadRunner {
         this.#options.threads.apply(threadId, event);
       },
     });
-  }
-
-  #throwIfInvalid(signal: DeliverySignal): void {
-    if (signal.type === "invalid-stream") {
-      throw new OutboxError(signal.kind, signal.message);
-    }
   }
 
   #sleep(ms: number): Promise<void> {
