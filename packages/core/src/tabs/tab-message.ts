@@ -1,16 +1,6 @@
 import type { OutboxEntry } from "../outbox/entry";
 import type { AgUiEvent } from "../protocol";
-import {
-  arrayOf,
-  INVALID,
-  jsonObject,
-  nonEmptyString,
-  objectOf,
-  oneOf,
-  Rest,
-  type Shape,
-  variants,
-} from "../protocol/shape-check";
+import * as S from "../protocol/shape-check";
 import { loadEventValidator, loadedEventValidator } from "../stream/load-event-validator";
 import { isValidSimpleEvent } from "../stream/simple-event-check";
 import { checkOutboxEntry } from "./entry-check";
@@ -84,51 +74,51 @@ export interface TabEnvelope {
   readonly message: TabMessage;
 }
 
-const request = variants(
+const request = S.variants(
   "kind",
   {
-    "retry-now": { key: nonEmptyString },
+    "retry-now": { key: S.nonEmptyString },
     "retry-all": {},
     "resume-after-auth": {},
     "resume-background": {},
-  } satisfies Record<TabRequest["kind"], Shape>,
-  Rest.strip,
+  } satisfies Record<TabRequest["kind"], S.Shape>,
+  S.Rest.strip,
 );
 
-const message = variants(
+const message = S.variants(
   "type",
   {
     [TabMessageType.entryChanged]: { entry: checkOutboxEntry },
-    [TabMessageType.entryAdded]: { key: nonEmptyString, entry: checkOutboxEntry },
-    [TabMessageType.entriesRemoved]: { keys: arrayOf(nonEmptyString) },
+    [TabMessageType.entryAdded]: { key: S.nonEmptyString, entry: checkOutboxEntry },
+    [TabMessageType.entriesRemoved]: { keys: S.arrayOf(S.nonEmptyString) },
     // Events are checked as the stream reader checks them, by the coordinator.
-    [TabMessageType.threadEvents]: { threadId: nonEmptyString, events: arrayOf(jsonObject) },
-    [TabMessageType.entryAck]: { key: nonEmptyString },
+    [TabMessageType.threadEvents]: { threadId: S.nonEmptyString, events: S.arrayOf(S.jsonObject) },
+    [TabMessageType.entryAck]: { key: S.nonEmptyString },
     [TabMessageType.backgroundChanged]: {},
-    [TabMessageType.leader]: { tabId: nonEmptyString },
+    [TabMessageType.leader]: { tabId: S.nonEmptyString },
     [TabMessageType.hello]: {},
     [TabMessageType.here]: {},
     [TabMessageType.bye]: {},
     [TabMessageType.request]: { request },
-  } satisfies Record<TabMessageType, Shape>,
-  Rest.strip,
+  } satisfies Record<TabMessageType, S.Shape>,
+  S.Rest.strip,
 );
 
-const envelope = objectOf(
+const envelope = S.objectOf(
   {
-    protocol: oneOf([TAB_PROTOCOL]),
-    version: oneOf([TAB_PROTOCOL_VERSION]),
-    from: nonEmptyString,
-    namespace: nonEmptyString,
+    protocol: S.oneOf([TAB_PROTOCOL]),
+    version: S.oneOf([TAB_PROTOCOL_VERSION]),
+    from: S.nonEmptyString,
+    namespace: S.nonEmptyString,
     message,
   },
-  Rest.strip,
+  S.Rest.strip,
 );
 
 /** A checked copy of the envelope, or `undefined` for anything not ours in this version. */
 export function parseTabEnvelope(data: unknown): TabEnvelope | undefined {
   const parsed = envelope(data);
-  return parsed === INVALID ? undefined : (parsed as TabEnvelope);
+  return parsed === S.INVALID ? undefined : (parsed as TabEnvelope);
 }
 
 /** Thread events checked as the stream reader does; `undefined`: wait for the schemas, `null`: refused. */
