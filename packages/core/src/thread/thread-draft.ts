@@ -152,49 +152,48 @@ export class ThreadDraft {
       at = this.messages.length - 1;
     }
     if ((this.messages[at] as Message).role !== "assistant") return;
-    const calls = this.#ownCalls(this.#own<AssistantMessage>(at));
-    const existing = calls.findIndex((call) => call.id === toolCallId);
-    if (existing !== -1) {
+    const existing = (this.messages[at] as AssistantMessage).toolCalls?.findIndex((c) => c.id === toolCallId);
+    if (existing !== undefined && existing !== -1) {
       // Replayed: the arguments stream again from the start.
-      this.#ownCall(calls, existing).function.arguments = "";
+      this.#setArgs(at, existing, () => "");
       return;
     }
     const call: ToolCall = { id: toolCallId, type: "function", function: { name, arguments: "" } };
     this.#owned.add(call);
-    calls.push(call);
+    this.#calls(at).push(call);
   }
 
   #appendToolArgs(toolCallId: string, delta: string): void {
     const list = this.messages;
-    for (let position = list.length - 1; position >= 0; position--) {
-      const message = list[position] as Message;
+    for (let at = list.length - 1; at >= 0; at--) {
+      const message = list[at] as Message;
       const index =
-        message.role === "assistant"
-          ? (message.toolCalls?.findIndex((call) => call.id === toolCallId) ?? -1)
-          : -1;
-      if (index === -1) continue;
-      const calls = this.#ownCalls(this.#own<AssistantMessage>(position));
-      this.#ownCall(calls, index).function.arguments += delta;
+        message.role === "assistant" ? message.toolCalls?.findIndex((c) => c.id === toolCallId) : -1;
+      if (index === undefined || index === -1) continue;
+      this.#setArgs(at, index, (args) => args + delta);
       return;
     }
   }
 
-  #ownCalls(message: Writable<AssistantMessage>): ToolCall[] {
-    const calls = message.toolCalls;
-    if (calls && this.#owned.has(calls)) return calls as ToolCall[];
-    const copy = calls ? calls.slice() : [];
-    this.#owned.add(copy);
-    message.toolCalls = copy;
-    return copy;
+  /** The tool calls of the assistant message at `at`, copied once per draft. */
+  #calls(at: number): ToolCall[] {
+    const message = this.#own<AssistantMessage>(at);
+    if (!message.toolCalls || !this.#owned.has(message.toolCalls)) {
+      message.toolCalls = message.toolCalls?.slice() ?? [];
+      this.#owned.add(message.toolCalls);
+    }
+    return message.toolCalls as ToolCall[];
   }
 
-  #ownCall(calls: ToolCall[], index: number): { function: { arguments: string } } {
-    const call = calls[index] as ToolCall;
-    if (this.#owned.has(call)) return call;
-    const copy = { ...call, function: { ...call.function } };
-    this.#owned.add(copy);
-    calls[index] = copy;
-    return copy;
+  #setArgs(at: number, index: number, next: (args: string) => string): void {
+    const calls = this.#calls(at);
+    let call = calls[index] as ToolCall;
+    if (!this.#owned.has(call)) {
+      call = { ...call, function: { ...call.function } };
+      this.#owned.add(call);
+      calls[index] = call;
+    }
+    (call.function as { arguments: string }).arguments = next(call.function.arguments);
   }
 }
 
