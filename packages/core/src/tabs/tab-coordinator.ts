@@ -98,11 +98,6 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
     }, options.rescanIntervalMs ?? DEFAULT_RESCAN_INTERVAL_MS);
   }
 
-  const stopTick = (current: TabSession) => {
-    if (current.tick !== undefined) timers.clearTimeout(current.tick);
-    current.tick = undefined;
-  };
-
   /** Settles the announcements waiting for `key` (all, without one). */
   function settleAcks(key: string | undefined, result: AnnounceResult): void {
     for (const ack of [...acks]) if (key === undefined || ack.key === key) ack.settle(result);
@@ -116,7 +111,8 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
 
   function loseLeadership(): void {
     if (!state.leader) return;
-    if (session) stopTick(session);
+    // The rescan tick runs only while this tab leads.
+    if (session?.tick !== undefined) timers.clearTimeout(session.tick);
     setState({ leader: false, leaderTabId: state.leaderTabId === tabId ? null : state.leaderTabId });
     guarded(() => options.onLeadershipChange(false));
   }
@@ -257,7 +253,6 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
     current.stopped = true;
     // Report first, release after: the next leader must not start while this one sends.
     loseLeadership();
-    stopTick(current);
     settleAcks(undefined, AnnounceResult.noAck);
     setState({ started: false, others: 0 });
     current.abort.abort(new DOMException("The tab coordinator stopped.", "AbortError"));
