@@ -63,7 +63,6 @@ export type TabMessage =
   | { readonly type: typeof TabMessageType.here }
   | { readonly type: typeof TabMessageType.bye }
   | { readonly type: typeof TabMessageType.request; readonly request: TabRequest };
-export type TabMessageOf<T extends TabMessageType> = Extract<TabMessage, { type: T }>;
 
 export interface TabEnvelope {
   readonly protocol: typeof TAB_PROTOCOL;
