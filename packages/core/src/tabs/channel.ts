@@ -1,7 +1,4 @@
-/**
- * The part of `BroadcastChannel` the tab coordinator uses. A real
- * `BroadcastChannel` satisfies it; tests use `InMemoryBroadcastHub`.
- */
+/** The part of `BroadcastChannel` the tab coordinator uses. */
 export interface MessageEventLike {
   readonly data: unknown;
 }
@@ -9,18 +6,16 @@ export interface MessageEventLike {
 export type ChannelListener = (event: MessageEventLike) => void;
 
 export interface ChannelLike {
-  /** Structured-clones `message` to every other channel of the same name; never to this one. */
+  /** Structured-clones `message` to every other channel of the same name, never to this one. */
   postMessage(message: unknown): void;
   addEventListener(type: "message", listener: ChannelListener): void;
   removeEventListener(type: "message", listener: ChannelListener): void;
   close(): void;
 }
 
-/** Opens a channel by name; `undefined` means the platform has no BroadcastChannel. */
+/** `undefined`: the platform has no BroadcastChannel. */
 export type ChannelFactory = (name: string) => ChannelLike | undefined;
 
-/** `new BroadcastChannel(name)`, with the constructor looked up at call time (SSR-safe). */
-export const defaultOpenChannel: ChannelFactory = (name) => {
-  if (typeof BroadcastChannel === "undefined") return undefined;
-  return new BroadcastChannel(name);
-};
+/** Looked up at call time, so importing is SSR-safe. */
+export const defaultOpenChannel: ChannelFactory = (name) =>
+  typeof BroadcastChannel === "undefined" ? undefined : new BroadcastChannel(name);

@@ -1,35 +1,23 @@
 import type { OutboxEntry } from "../outbox/entry";
 
-/** What changed between two publishes of a namespace's entries. */
 export interface EntryChanges {
-  /** New entries and entries a reducer step moved since the last call. */
   readonly changed: readonly OutboxEntry[];
-  /** Keys present before and gone now (discarded, cleared). */
+  /** Keys present before and gone now. */
   readonly removed: readonly string[];
 }
 
 export interface EntryChangeTracker {
-  /**
-   * Compares `entries` with the previous call and remembers them. Call it on
-   * every publish, including the ones caused by another tab's message, so an
-   * adopted entry is not sent back as a change of ours.
-   */
+  /** Compares with the previous call; call it on every publish, adopted ones too, so they are not echoed. */
   observe(entries: readonly OutboxEntry[]): EntryChanges;
-  /**
-   * The same for a change to one key only (`entry` undefined: it is gone), in
-   * constant time: what a delivery step or an adopted message publishes.
-   */
+  /** The same for one key (`undefined`: gone), in constant time. */
   observeEntry(key: string, entry: OutboxEntry | undefined): EntryChanges;
 }
 
 const NOTHING: EntryChanges = { changed: [], removed: [] };
 
-/**
- * What a reducer step can move. `updatedAt` alone is not enough: two steps in
- * one millisecond (a burst of stream events) keep it.
- */
+/** What a reducer step can move; `updatedAt` alone misses two steps in one millisecond. */
 function signature(entry: OutboxEntry): string {
-  const { cursor } = entry;
+  const { cursor, lastError } = entry;
   return [
     entry.updatedAt,
     entry.state,
@@ -39,33 +27,22 @@ function signature(entry: OutboxEntry): string {
     cursor.runId,
     cursor.lastSeq,
     cursor.acked,
-    entry.lastError?.kind,
-    entry.lastError?.code,
+    lastError?.kind,
+    lastError?.code,
     entry.verdictDetail,
   ].join("\u0000");
 }
 
-/** `entry` is new, or a step moved it since `before`. */
-function moved(before: OutboxEntry | undefined, entry: OutboxEntry): boolean {
-  return before === undefined || (before !== entry && signature(before) !== signature(entry));
-}
+const moved = (before: OutboxEntry | undefined, entry: OutboxEntry) =>
+  before === undefined || (before !== entry && signature(before) !== signature(entry));
 
-/**
- * The delivery engine publishes the whole entry list after each commit; other
- * tabs only need what changed. Comparing each key's progress turns the list
- * into `entry-changed` / `entries-removed` messages. A commit touches one key,
- * so it is compared alone; only a read of storage compares them all.
- */
+/** Turns the engine's published entry list into what other tabs need: the entries that moved. */
 export function createEntryChangeTracker(): EntryChangeTracker {
   let known = new Map<string, OutboxEntry>();
   return {
     observe(entries) {
-      const next = new Map<string, OutboxEntry>();
-      const changed: OutboxEntry[] = [];
-      for (const entry of entries) {
-        next.set(entry.key, entry);
-        if (moved(known.get(entry.key), entry)) changed.push(entry);
-      }
+      const next = new Map(entries.map((entry) => [entry.key, entry]));
+      const changed = entries.filter((entry) => moved(known.get(entry.key), entry));
       const removed = [...known.keys()].filter((key) => !next.has(key));
       known = next;
       return { changed, removed };
@@ -73,8 +50,7 @@ export function createEntryChangeTracker(): EntryChangeTracker {
     observeEntry(key, entry) {
       const before = known.get(key);
       if (entry === undefined) {
-        if (before === undefined) return NOTHING;
-        known.delete(key);
+        if (!known.delete(key)) return NOTHING;
         return { changed: [], removed: [key] };
       }
       known.set(key, entry);

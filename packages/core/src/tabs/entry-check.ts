@@ -9,107 +9,84 @@ import {
 } from "../outbox/entry";
 import type { EntryQuestion } from "../outbox/entry-question";
 import type { RecordedDecision } from "../protocol/extensions";
-import {
-  anyValue,
-  arrayOf,
-  boolean,
-  count,
-  nonEmptyString,
-  nullable,
-  number,
-  objectOf,
-  oneOf,
-  optional,
-  Rest,
-  record,
-  type ShapeOf,
-  string,
-  variants,
-} from "../protocol/shape-check";
+import * as S from "../protocol/shape-check";
 
-/*
- * An outbox entry as another tab sends it, checked exactly as OutboxEntrySchema
- * (entry-schema.ts) parses it, by hand: messages from other tabs are untrusted
- * input (another version of the app, a bug, a hostile script on the origin), so
- * an entry is checked before it can reach the delivery engine. Objects are
- * loose, as the schema's are: a field added to `OutboxEntry` by a newer version
- * of the app passes through instead of being stripped from the mirrored copy.
- */
+// An outbox entry from another tab (untrusted input), checked by hand as
+// test/support/tab-message-spec.ts specifies; loose, so a newer app's fields pass through.
 
 type DecisionOf<K extends Decision["kind"]> = Omit<Extract<Decision, { kind: K }>, "kind">;
 
-const decision = variants(
+const decision = S.variants(
   "kind",
   {
-    approve: { editedArgs: optional(record), reason: optional(string) },
-    reject: { reason: optional(string) },
+    approve: { editedArgs: S.optional(S.record), reason: S.optional(S.string) },
+    reject: { reason: S.optional(S.string) },
     cancel: {},
-  } satisfies { readonly [K in Decision["kind"]]: ShapeOf<DecisionOf<K>> },
-  Rest.keep,
+  } satisfies { readonly [K in Decision["kind"]]: S.ShapeOf<DecisionOf<K>> },
+  S.Rest.keep,
 );
 
-const question: ShapeOf<EntryQuestion> = {
-  message: optional(string),
-  toolName: optional(string),
-  proposedArgs: optional(record),
-  responseSchema: optional(record),
+const question: S.ShapeOf<EntryQuestion> = {
+  message: S.optional(S.string),
+  toolName: S.optional(S.string),
+  proposedArgs: S.optional(S.record),
+  responseSchema: S.optional(S.record),
 };
 
-const batch: ShapeOf<EntryBatch> = { interruptIds: arrayOf(string), sendsWith: optional(string) };
+const batch: S.ShapeOf<EntryBatch> = { interruptIds: S.arrayOf(S.string), sendsWith: S.optional(S.string) };
 
-const counters: ShapeOf<DeliveryCounters> = {
-  serverFailures: count,
-  reattachesWithoutProgress: count,
-  budgetChecks: count,
-  firstSentAt: nullable(number),
-  failedReads: optional(count),
-  nothingRan: optional(count),
+const counters: S.ShapeOf<DeliveryCounters> = {
+  serverFailures: S.count,
+  reattachesWithoutProgress: S.count,
+  budgetChecks: S.count,
+  firstSentAt: S.nullable(S.number),
+  failedReads: S.optional(S.count),
+  nothingRan: S.optional(S.count),
 };
 
-const cursor: ShapeOf<EntryCursor> = { runId: string, lastSeq: count, acked: boolean };
+const cursor: S.ShapeOf<EntryCursor> = { runId: S.string, lastSeq: S.count, acked: S.boolean };
 
-const entryError: ShapeOf<EntryError> = {
-  kind: string,
-  code: optional(string),
-  message: string,
-  status: optional(number),
+const entryError: S.ShapeOf<EntryError> = {
+  kind: S.string,
+  code: S.optional(S.string),
+  message: S.string,
+  status: S.optional(S.number),
 };
 
-/** As the server echoes it (`z.object`: unknown keys are dropped); `payload` may hold anything, `undefined` too. */
-const recordedDecision: ShapeOf<RecordedDecision> = {
-  interruptId: string,
-  status: oneOf(["resolved", "cancelled"]),
-  payload: optional(anyValue),
+// As the server echoes it: unknown keys dropped, `payload` anything.
+const recordedDecision: S.ShapeOf<RecordedDecision> = {
+  interruptId: S.string,
+  status: S.oneOf(["resolved", "cancelled"]),
+  payload: S.optional(S.anyValue),
 };
 
-const entry: ShapeOf<OutboxEntry> = {
-  key: nonEmptyString,
-  namespace: nonEmptyString,
-  threadId: nonEmptyString,
-  interruptId: nonEmptyString,
-  toolCallId: optional(string),
-  question: optional(objectOf(question, Rest.keep)),
-  runId: nonEmptyString,
-  body: string,
-  responseSchema: optional(anyValue),
-  batch: optional(objectOf(batch, Rest.keep)),
-  counters: optional(objectOf(counters, Rest.keep)),
+const entry: S.ShapeOf<OutboxEntry> = {
+  key: S.nonEmptyString,
+  namespace: S.nonEmptyString,
+  threadId: S.nonEmptyString,
+  interruptId: S.nonEmptyString,
+  toolCallId: S.optional(S.string),
+  question: S.optional(S.objectOf(question, S.Rest.keep)),
+  runId: S.nonEmptyString,
+  body: S.string,
+  responseSchema: S.optional(S.anyValue),
+  batch: S.optional(S.objectOf(batch, S.Rest.keep)),
+  counters: S.optional(S.objectOf(counters, S.Rest.keep)),
   decision,
-  state: oneOf(Object.values(EntryState)),
-  attempts: count,
-  nextAttemptAt: nullable(number),
-  cursor: objectOf(cursor, Rest.keep),
-  lastError: nullable(objectOf(entryError, Rest.keep)),
-  verdictDetail: nullable(string),
-  replayed: optional(boolean),
-  recordedDecisions: optional(arrayOf(objectOf(recordedDecision, Rest.strip))),
-  resentAt: optional(number),
-  everSent: boolean,
-  createdAt: number,
-  updatedAt: number,
-  revision: optional(count),
-  expiresAt: number,
+  state: S.oneOf(Object.values(EntryState)),
+  attempts: S.count,
+  nextAttemptAt: S.nullable(S.number),
+  cursor: S.objectOf(cursor, S.Rest.keep),
+  lastError: S.nullable(S.objectOf(entryError, S.Rest.keep)),
+  verdictDetail: S.nullable(S.string),
+  replayed: S.optional(S.boolean),
+  recordedDecisions: S.optional(S.arrayOf(S.objectOf(recordedDecision, S.Rest.strip))),
+  resentAt: S.optional(S.number),
+  everSent: S.boolean,
+  createdAt: S.number,
+  updatedAt: S.number,
+  revision: S.optional(S.count),
+  expiresAt: S.number,
 };
 
-/** An `OutboxEntry` as the schema outputs it (a copy, unknown keys kept), or `INVALID`. */
-export const checkOutboxEntry = objectOf(entry, Rest.keep);
+export const checkOutboxEntry = S.objectOf(entry, S.Rest.keep);

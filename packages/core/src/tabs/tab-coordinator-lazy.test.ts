@@ -5,10 +5,10 @@
 // read once the schemas are here, in order, and judged as the schema judges it.
 import { expect, test } from "vitest";
 import { loadEventValidator } from "../stream/load-event-validator";
-import { InMemoryBroadcastHub, InMemoryLockManager } from "./in-memory-tabs";
+import { InMemoryBroadcastHub, InMemoryLockManager } from "../testing/in-memory-tabs";
 import { createTabCoordinator, DropReason } from "./tab-coordinator";
 import type { TabMessage } from "./tab-message";
-import { TAB_PROTOCOL, TAB_PROTOCOL_VERSION, TabMessageType } from "./tab-protocol";
+import { TAB_PROTOCOL, TAB_PROTOCOL_VERSION, TabMessageType } from "./tab-message";
 
 function world() {
   const tasks: Array<() => void> = [];

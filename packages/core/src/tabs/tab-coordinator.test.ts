@@ -3,8 +3,8 @@ import type { OutboxEntry } from "../outbox/entry";
 import { createEntry } from "../outbox/reducer";
 import { EventType } from "../protocol";
 import { loadEventValidator } from "../stream/load-event-validator";
+import { InMemoryBroadcastHub, InMemoryLockManager } from "../testing/in-memory-tabs";
 import type { ChannelFactory } from "./channel";
-import { InMemoryBroadcastHub, InMemoryLockManager } from "./in-memory-tabs";
 import type { LockLike, LockManagerLike } from "./lock-manager";
 import {
   createTabCoordinator,

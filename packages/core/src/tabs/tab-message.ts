@@ -1,50 +1,56 @@
 import type { OutboxEntry } from "../outbox/entry";
 import type { AgUiEvent } from "../protocol";
-import {
-  arrayOf,
-  INVALID,
-  jsonObject,
-  nonEmptyString,
-  objectOf,
-  oneOf,
-  Rest,
-  type Shape,
-  variants,
-} from "../protocol/shape-check";
+import * as S from "../protocol/shape-check";
+import { loadEventValidator, loadedEventValidator } from "../stream/load-event-validator";
+import { isValidSimpleEvent } from "../stream/simple-event-check";
 import { checkOutboxEntry } from "./entry-check";
-import { TAB_PROTOCOL, TAB_PROTOCOL_VERSION, TabMessageType } from "./tab-protocol";
 
 /*
- * What tabs of one origin and namespace tell each other, checked once at the
- * boundary: anything that does not match is dropped, never thrown. The check is
- * by hand, exactly as the zod schemas of tab-message-schema.ts parse (which
- * tab-message-check.test.ts holds it to), so a page reads its tabs without
- * loading zod. A thread message's `events` are only required to be objects here:
- * the coordinator checks it as the stream reader does (tab-coordinator.ts), by
- * hand for a run's ordinary events and with the AG-UI schemas, loaded on demand,
- * for any other.
+ * What tabs of one origin and namespace tell each other, checked once on arrival
+ * by hand (so a page reads its tabs without loading zod); test/support/tab-message-spec.ts
+ * is the zod specification it is held to. What does not match is dropped, never thrown.
  */
-export { TAB_PROTOCOL, TAB_PROTOCOL_VERSION, TabMessageType } from "./tab-protocol";
 
-/** Follower → leader requests; the follower never changes delivery state itself. */
+export const TabMessageType = {
+  /** An entry was written: mirror it. */
+  entryChanged: "entry-changed",
+  /** A follower committed a new answer: the leader loads it by key and sends it. */
+  entryAdded: "entry-added",
+  entriesRemoved: "entries-removed",
+  /** The AG-UI events one chunk applied to a thread in the sending tab. */
+  threadEvents: "thread-events",
+  /** A background run record changed in storage: read the runs again. */
+  backgroundChanged: "background-changed",
+  /** The leader heard an `entry-added`: the follower's `answer()` may resolve. */
+  entryAck: "entry-ack",
+  leader: "leader",
+  /** A tab joined; the leader answers `leader`, every other tab `here`. */
+  hello: "hello",
+  here: "here",
+  /** A tab left: with none left, thread events are no longer posted. */
+  bye: "bye",
+  /** A follower asks the leader to act (only the leader writes delivery state). */
+  request: "request",
+} as const;
+export type TabMessageType = (typeof TabMessageType)[keyof typeof TabMessageType];
+
+/** Marks our messages on a channel other code might share. */
+export const TAB_PROTOCOL = "agui-outbox/tabs";
+export const TAB_PROTOCOL_VERSION = 1;
+
 export type TabRequest =
   | { kind: "retry-now"; key: string }
   | { kind: "retry-all" }
   | { kind: "resume-after-auth" }
-  /** A follower started a background run: the leader picks it up from storage and polls it. */
+  /** A follower started a background run: the leader picks it up from storage. */
   | { kind: "resume-background" };
 
-/**
- * Written by hand so that a plain `OutboxEntry` can be broadcast (the parsed,
- * loose shape carries an index signature an interface lacks);
- * tab-message-schema.ts keeps the schema's output assignable to it.
- */
+/** By hand, so a plain `OutboxEntry` (no index signature) can be broadcast. */
 export type TabMessage =
   | { readonly type: typeof TabMessageType.entryChanged; readonly entry: OutboxEntry }
-  /** `entry`: as written, for stores that are not shared between tabs (the memory fallback). */
+  /** `entry`: as written, for stores not shared between tabs (the memory fallback). */
   | { readonly type: typeof TabMessageType.entryAdded; readonly key: string; readonly entry: OutboxEntry }
   | { readonly type: typeof TabMessageType.entriesRemoved; readonly keys: readonly string[] }
-  /** `events`: checked against the AG-UI event schema by the coordinator before anyone sees them. */
   | {
       readonly type: typeof TabMessageType.threadEvents;
       readonly threadId: string;
@@ -57,10 +63,7 @@ export type TabMessage =
   | { readonly type: typeof TabMessageType.here }
   | { readonly type: typeof TabMessageType.bye }
   | { readonly type: typeof TabMessageType.request; readonly request: TabRequest };
-/** One member of the union, by `type`. */
-export type TabMessageOf<T extends TabMessageType> = Extract<TabMessage, { type: T }>;
 
-/** What travels on the channel: the message, who sent it, and for which namespace. */
 export interface TabEnvelope {
   readonly protocol: typeof TAB_PROTOCOL;
   readonly version: typeof TAB_PROTOCOL_VERSION;
@@ -70,49 +73,94 @@ export interface TabEnvelope {
   readonly message: TabMessage;
 }
 
-const request = variants(
+const request = S.variants(
   "kind",
   {
-    "retry-now": { key: nonEmptyString },
+    "retry-now": { key: S.nonEmptyString },
     "retry-all": {},
     "resume-after-auth": {},
     "resume-background": {},
-  } satisfies Record<TabRequest["kind"], Shape>,
-  Rest.strip,
+  } satisfies Record<TabRequest["kind"], S.Shape>,
+  S.Rest.strip,
 );
 
-const message = variants(
+const message = S.variants(
   "type",
   {
     [TabMessageType.entryChanged]: { entry: checkOutboxEntry },
-    [TabMessageType.entryAdded]: { key: nonEmptyString, entry: checkOutboxEntry },
-    [TabMessageType.entriesRemoved]: { keys: arrayOf(nonEmptyString) },
-    [TabMessageType.threadEvents]: { threadId: nonEmptyString, events: arrayOf(jsonObject) },
-    [TabMessageType.entryAck]: { key: nonEmptyString },
+    [TabMessageType.entryAdded]: { key: S.nonEmptyString, entry: checkOutboxEntry },
+    [TabMessageType.entriesRemoved]: { keys: S.arrayOf(S.nonEmptyString) },
+    // Events are checked as the stream reader checks them, by the coordinator.
+    [TabMessageType.threadEvents]: { threadId: S.nonEmptyString, events: S.arrayOf(S.jsonObject) },
+    [TabMessageType.entryAck]: { key: S.nonEmptyString },
     [TabMessageType.backgroundChanged]: {},
-    [TabMessageType.leader]: { tabId: nonEmptyString },
+    [TabMessageType.leader]: { tabId: S.nonEmptyString },
     [TabMessageType.hello]: {},
     [TabMessageType.here]: {},
     [TabMessageType.bye]: {},
     [TabMessageType.request]: { request },
-  } satisfies Record<TabMessageType, Shape>,
-  Rest.strip,
+  } satisfies Record<TabMessageType, S.Shape>,
+  S.Rest.strip,
 );
 
-const envelope = objectOf(
+const envelope = S.objectOf(
   {
-    protocol: oneOf([TAB_PROTOCOL]),
-    version: oneOf([TAB_PROTOCOL_VERSION]),
-    from: nonEmptyString,
-    namespace: nonEmptyString,
+    protocol: S.oneOf([TAB_PROTOCOL]),
+    version: S.oneOf([TAB_PROTOCOL_VERSION]),
+    from: S.nonEmptyString,
+    namespace: S.nonEmptyString,
     message,
   },
-  Rest.strip,
+  S.Rest.strip,
 );
 
-/** The envelope (a checked copy), or `undefined` for anything that is not one of ours in this version. */
+/** A checked copy of the envelope, or `undefined` for anything not ours in this version. */
 export function parseTabEnvelope(data: unknown): TabEnvelope | undefined {
   const parsed = envelope(data);
-  // As TabEnvelopeSchema outputs it, which tab-message-schema.ts checks is a TabEnvelope.
-  return parsed === INVALID ? undefined : (parsed as TabEnvelope);
+  return parsed === S.INVALID ? undefined : (parsed as TabEnvelope);
+}
+
+/** Thread events checked as the stream reader does; `undefined`: wait for the schemas, `null`: refused. */
+export function checkThreadEvents(envelope: TabEnvelope): TabEnvelope | null | undefined {
+  const message = envelope.message;
+  if (message.type !== TabMessageType.threadEvents || message.events.every(isValidSimpleEvent))
+    return envelope;
+  const validate = loadedEventValidator();
+  if (validate === undefined) return undefined;
+  try {
+    const events = message.events.map((event) =>
+      isValidSimpleEvent(event) ? event : validate(event, undefined),
+    );
+    return { ...envelope, message: { ...message, events } };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads in arrival order: data `read` declines waits for the AG-UI event
+ * schemas to load, and what arrives after it waits behind it.
+ */
+export function orderedReader(read: (data: unknown) => boolean, unreadable: () => void) {
+  const unread: unknown[] = [];
+  const next = (): void => {
+    while (unread.length > 0) {
+      const waiting = unread[0];
+      if (!read(waiting)) {
+        loadEventValidator().then(next, () => {
+          if (unread[0] === waiting) unread.shift();
+          unreadable();
+          next();
+        });
+        return;
+      }
+      unread.shift();
+    }
+  };
+  return {
+    push(data: unknown): void {
+      unread.push(data);
+      if (unread.length === 1) next();
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { type AgUiEvent, EventSchema } from "../protocol";
-import { applyEvent, hasToolResult } from "./apply-event";
+import { applyEvent, hasToolResult } from "./thread-draft";
 import { emptyThreadState, type ThreadState } from "./thread-state";
 
 const events = (raw: readonly unknown[]): AgUiEvent[] => raw.map((event) => EventSchema.parse(event));

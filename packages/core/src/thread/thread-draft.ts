@@ -1,5 +1,4 @@
 import { type AgUiEvent, EventType, type Message } from "../protocol";
-import { MessageIndex } from "./message-index";
 import type { PendingInterrupt, RunState, ThreadState } from "./thread-state";
 
 type AssistantMessage = Extract<Message, { role: "assistant" }>;
@@ -7,34 +6,26 @@ type ToolCall = NonNullable<AssistantMessage["toolCalls"]>[number];
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
- * A thread's next state, built from its last published one by folding events
- * in place. Deltas are most of a stream, so a network chunk of them costs one
- * copy of the message list and of each message it touches, not one per event:
- * the draft copies a list or an object the first time it changes it (remembered
- * in `#owned`) and writes to the copy after that. `finish()` seals the draft
- * into an immutable state; what it handed out is never written again.
- *
- * Pure in effect: the same events in the same order from the same state give
- * the same result, however they are split between drafts.
+ * A thread's next state, folded from its last published one in place: a chunk
+ * of deltas copies the message list and each message it touches once, not once
+ * per event. What the draft copied (`#owned`) it may write until `finish()`;
+ * what it handed out is never written again. The same events from the same
+ * state give the same result however they are split between drafts.
  */
 export class ThreadDraft {
   #base: ThreadState;
-  /** The draft's own copy of the message list, once one was needed. */
   #messages: Message[] | undefined;
-  /** Lists and objects this draft created: safe to write until `finish()`. */
   #owned = new Set<object>();
   #run: RunState;
   #pendingInterrupts: readonly PendingInterrupt[];
   #loaded: boolean;
   #changed = false;
-  readonly #index: MessageIndex;
 
-  constructor(base: ThreadState, index: MessageIndex = new MessageIndex()) {
+  constructor(base: ThreadState) {
     this.#base = base;
     this.#run = base.run;
     this.#pendingInterrupts = base.pendingInterrupts;
     this.#loaded = base.loaded;
-    this.#index = index;
   }
 
   get changed(): boolean {
@@ -44,83 +35,49 @@ export class ThreadDraft {
   /** The state with every event so far; the draft starts over from it. */
   finish(): ThreadState {
     if (!this.#changed) return this.#base;
-    const state: ThreadState = {
-      ...this.#base,
-      messages: this.#messages ?? this.#base.messages,
-      run: this.#run,
-      pendingInterrupts: this.#pendingInterrupts,
-      loaded: this.#loaded,
-    };
-    this.#base = state;
+    const { messages } = this;
+    const pendingInterrupts = this.#pendingInterrupts;
+    this.#base = { ...this.#base, messages, run: this.#run, pendingInterrupts, loaded: this.#loaded };
     this.#messages = undefined;
     this.#owned = new Set();
     this.#changed = false;
-    return state;
+    return this.#base;
+  }
+
+  get messages(): readonly Message[] {
+    return this.#messages ?? this.#base.messages;
   }
 
   apply(event: AgUiEvent): void {
-    switch (event.type) {
-      case EventType.RUN_STARTED:
-        this.#setRun({ name: "running", runId: event.runId });
-        this.#loaded = true;
-        return;
-      case EventType.TEXT_MESSAGE_START:
-        this.#restartText(event.messageId, event.role);
-        return;
-      case EventType.TEXT_MESSAGE_CONTENT:
-        this.#appendText(event.messageId, event.delta);
-        return;
-      case EventType.TOOL_CALL_START:
-        this.#startToolCall(
-          event.parentMessageId ?? `assistant-${event.toolCallId}`,
-          event.toolCallId,
-          event.toolCallName,
-        );
-        return;
-      case EventType.TOOL_CALL_ARGS:
-        this.#appendToolArgs(event.toolCallId, event.delta);
-        return;
-      case EventType.TOOL_CALL_RESULT:
-        if (this.#find(event.messageId) !== -1) return;
-        this.#append({
-          id: event.messageId,
-          role: "tool",
-          toolCallId: event.toolCallId,
-          content: event.content,
-        });
-        return;
-      case EventType.MESSAGES_SNAPSHOT:
-        // The event's messages are not the draft's to write: copied on first change.
-        this.#messages = [...event.messages];
-        this.#owned = new Set([this.#messages]);
-        this.#loaded = true;
-        this.#changed = true;
-        return;
-      case EventType.RUN_FINISHED: {
-        const outcome = event.outcome;
-        this.#loaded = true;
-        if (outcome?.type === "interrupt") {
-          const threadId = this.#base.threadId;
-          this.#pendingInterrupts = outcome.interrupts.map((interrupt) => ({ ...interrupt, threadId }));
-          this.#setRun({ name: "interrupted", runId: event.runId });
-          return;
-        }
-        this.#pendingInterrupts = [];
-        this.#setRun({ name: "finished", runId: event.runId });
-        return;
-      }
-      case EventType.RUN_ERROR: {
-        const run = this.#run;
-        this.#setRun({
-          name: "failed",
-          runId: run.name === "idle" || run.name === "failed" ? null : run.runId,
-          code: event.code ?? null,
-          message: event.message,
-        });
-        return;
-      }
-      default:
-        return;
+    const type = event.type;
+    if (type === EventType.TEXT_MESSAGE_CONTENT) this.#appendText(event.messageId, event.delta);
+    else if (type === EventType.TOOL_CALL_ARGS) this.#appendToolArgs(event.toolCallId, event.delta);
+    else if (type === EventType.TEXT_MESSAGE_START) this.#restartText(event.messageId, event.role);
+    else if (type === EventType.TOOL_CALL_START) {
+      const parent = event.parentMessageId ?? `assistant-${event.toolCallId}`;
+      this.#startToolCall(parent, event.toolCallId, event.toolCallName);
+    } else if (type === EventType.TOOL_CALL_RESULT && this.#find(event.messageId) === -1) {
+      const { messageId: id, toolCallId, content } = event;
+      this.#append({ id, role: "tool", toolCallId, content });
+    } else if (type === EventType.MESSAGES_SNAPSHOT) {
+      // The event's messages are not ours to write: the list is copied, each message on first change.
+      this.#messages = [...event.messages];
+      this.#owned = new Set([this.#messages]);
+      this.#loaded = this.#changed = true;
+    } else if (type === EventType.RUN_STARTED) {
+      this.#loaded = true;
+      this.#setRun({ name: "running", runId: event.runId });
+    } else if (type === EventType.RUN_FINISHED) {
+      const { outcome, runId } = event;
+      const threadId = this.#base.threadId;
+      const interrupted = outcome?.type === "interrupt";
+      this.#pendingInterrupts = interrupted ? outcome.interrupts.map((one) => ({ ...one, threadId })) : [];
+      this.#loaded = true;
+      this.#setRun({ name: interrupted ? "interrupted" : "finished", runId });
+    } else if (type === EventType.RUN_ERROR) {
+      const run = this.#run;
+      const runId = run.name === "idle" || run.name === "failed" ? null : run.runId;
+      this.#setRun({ name: "failed", runId, code: event.code ?? null, message: event.message });
     }
   }
 
@@ -129,71 +86,59 @@ export class ThreadDraft {
     this.#changed = true;
   }
 
-  #current(): readonly Message[] {
-    return this.#messages ?? this.#base.messages;
-  }
-
+  /** Deltas stream into the newest message, so it is tried first; else the first with that id. */
   #find(id: string): number {
-    return this.#index.find(this.#current(), id);
+    const list = this.messages;
+    const last = list.length - 1;
+    return last >= 0 && (list[last] as Message).id === id ? last : list.findIndex((one) => one.id === id);
   }
 
   /** The list, copied once per draft. */
   #list(): Message[] {
-    let list = this.#messages;
-    if (!list || !this.#owned.has(list)) {
-      const original = this.#current();
-      list = original.slice();
-      this.#index.follow(original, list);
-      this.#messages = list;
-      this.#owned.add(list);
+    if (!this.#messages || !this.#owned.has(this.#messages)) {
+      this.#messages = this.messages.slice();
+      this.#owned.add(this.#messages);
     }
     this.#changed = true;
-    return list;
+    return this.#messages;
   }
 
   #append(message: Message): void {
-    const list = this.#list();
-    list.push(message);
+    this.#list().push(message);
     this.#owned.add(message);
-    this.#index.added(list, message.id, list.length - 1);
   }
 
   /** The message at `position`, copied once per draft, to write to. */
-  #own(position: number): Writable<Message> {
+  #own<T extends Message>(position: number): Writable<T> {
     const list = this.#list();
-    const message = list[position] as Message;
+    const message = list[position] as T;
     if (this.#owned.has(message)) return message;
-    // Copied, then written: measured several times faster than a spread that
-    // also overrides one of the keys it copies.
     const copy = { ...message };
     list[position] = copy;
     this.#owned.add(copy);
     return copy;
   }
 
-  /** A streamed message starts over: a replayed run sends the text again from the start. */
+  /** A replayed run streams its text again from the start. */
   #restartText(id: string, role: string | undefined): void {
     const at = this.#find(id);
     if (at === -1) {
       this.#append(
         role === "user" ? { id, role: "user", content: "" } : { id, role: "assistant", content: "" },
       );
-      return;
-    }
-    const message = this.#current()[at] as Message;
-    if (message.role === "assistant" || message.role === "user") {
+    } else if (["assistant", "user"].includes((this.messages[at] as Message).role)) {
       (this.#own(at) as { content?: unknown }).content = "";
     }
   }
 
-  /** Streamed text is the assistant's, or the person's own message as another tab shows it. */
+  /** The assistant's text, or the person's own message as another tab streams it. */
   #appendText(id: string, delta: string): void {
     const at = this.#find(id);
     if (at === -1) {
       this.#append({ id, role: "assistant", content: delta });
       return;
     }
-    const message = this.#current()[at] as Message;
+    const message = this.messages[at] as Message;
     if (message.role !== "assistant" && (message.role !== "user" || typeof message.content !== "string"))
       return;
     const owned = this.#own(at) as { content?: string };
@@ -204,51 +149,62 @@ export class ThreadDraft {
     let at = this.#find(parentId);
     if (at === -1) {
       this.#append({ id: parentId, role: "assistant", content: "" });
-      at = this.#current().length - 1;
+      at = this.messages.length - 1;
     }
-    if ((this.#current()[at] as Message).role !== "assistant") return;
-    const calls = this.#ownCalls(this.#own(at) as Writable<AssistantMessage>);
-    const existing = calls.findIndex((call) => call.id === toolCallId);
-    if (existing !== -1) {
-      // Replayed: the arguments are streamed again from the start.
-      this.#ownCall(calls, existing).function.arguments = "";
+    if ((this.messages[at] as Message).role !== "assistant") return;
+    const existing = (this.messages[at] as AssistantMessage).toolCalls?.findIndex((c) => c.id === toolCallId);
+    if (existing !== undefined && existing !== -1) {
+      // Replayed: the arguments stream again from the start.
+      this.#setArgs(at, existing, () => "");
       return;
     }
     const call: ToolCall = { id: toolCallId, type: "function", function: { name, arguments: "" } };
     this.#owned.add(call);
-    calls.push(call);
+    this.#calls(at).push(call);
   }
 
   #appendToolArgs(toolCallId: string, delta: string): void {
-    const list = this.#current();
-    // Newest first: arguments stream into the call just started.
-    for (let position = list.length - 1; position >= 0; position--) {
-      const message = list[position] as Message;
-      if (message.role !== "assistant" || !message.toolCalls) continue;
-      const index = message.toolCalls.findIndex((call) => call.id === toolCallId);
-      if (index === -1) continue;
-      const calls = this.#ownCalls(this.#own(position) as Writable<AssistantMessage>);
-      const call = this.#ownCall(calls, index);
-      call.function.arguments += delta;
+    const list = this.messages;
+    for (let at = list.length - 1; at >= 0; at--) {
+      const message = list[at] as Message;
+      const index =
+        message.role === "assistant" ? message.toolCalls?.findIndex((c) => c.id === toolCallId) : -1;
+      if (index === undefined || index === -1) continue;
+      this.#setArgs(at, index, (args) => args + delta);
       return;
     }
   }
 
-  #ownCalls(message: Writable<AssistantMessage>): ToolCall[] {
-    const calls = message.toolCalls;
-    if (calls && this.#owned.has(calls)) return calls as ToolCall[];
-    const copy = calls ? calls.slice() : [];
-    this.#owned.add(copy);
-    message.toolCalls = copy;
-    return copy;
+  /** The tool calls of the assistant message at `at`, copied once per draft. */
+  #calls(at: number): ToolCall[] {
+    const message = this.#own<AssistantMessage>(at);
+    if (!message.toolCalls || !this.#owned.has(message.toolCalls)) {
+      message.toolCalls = message.toolCalls?.slice() ?? [];
+      this.#owned.add(message.toolCalls);
+    }
+    return message.toolCalls as ToolCall[];
   }
 
-  #ownCall(calls: ToolCall[], index: number): { function: { arguments: string } } {
-    const call = calls[index] as ToolCall;
-    if (this.#owned.has(call)) return call;
-    const copy = { ...call, function: { ...call.function } };
-    this.#owned.add(copy);
-    calls[index] = copy;
-    return copy;
+  #setArgs(at: number, index: number, next: (args: string) => string): void {
+    const calls = this.#calls(at);
+    let call = calls[index] as ToolCall;
+    if (!this.#owned.has(call)) {
+      call = { ...call, function: { ...call.function } };
+      this.#owned.add(call);
+      calls[index] = call;
+    }
+    (call.function as { arguments: string }).arguments = next(call.function.arguments);
   }
+}
+
+/** Folds one event into a thread, purely; returns `state` itself when nothing changed. */
+export function applyEvent(state: ThreadState, event: AgUiEvent): ThreadState {
+  const draft = new ThreadDraft(state);
+  draft.apply(event);
+  return draft.finish();
+}
+
+/** Whether the thread shows a result for a tool call: the evidence that an approved tool ran. */
+export function hasToolResult(state: ThreadState, toolCallId: string): boolean {
+  return state.messages.some((message) => message.role === "tool" && message.toolCallId === toolCallId);
 }

@@ -1,7 +1,7 @@
-import { expect, test } from "vitest";
+import { expect, test, vi } from "vitest";
 import { type AgUiEvent, EventSchema, type Message } from "../protocol";
-import { applyEvent } from "./apply-event";
-import { ThreadRegistry } from "./thread-registry";
+import { applyEvent } from "./thread-draft";
+import { REPORT_INTERVAL_MS, ThreadRegistry } from "./thread-registry";
 import { emptyThreadState, type ThreadState } from "./thread-state";
 
 const events = (raw: readonly unknown[]): AgUiEvent[] => raw.map((event) => EventSchema.parse(event));
@@ -119,4 +119,27 @@ test("an update and a cleared registry see every event applied before them", () 
   threads.apply("t1", turn[2] as AgUiEvent);
   threads.clear();
   expect(threads.get("t1")).toEqual(emptyThreadState("t1"));
+});
+
+test("this tab's events are reported in one batch per interval, and a run's end at once", async () => {
+  vi.useFakeTimers();
+  try {
+    const reports: AgUiEvent[][] = [];
+    const threads = new ThreadRegistry((_threadId, applied) => reports.push([...applied]));
+    const body = turn.slice(1, -1);
+    // One network chunk per task, as a stream delivers them.
+    for (const event of body) {
+      threads.apply("t1", event);
+      await Promise.resolve();
+    }
+    expect(reports).toEqual([]);
+    vi.advanceTimersByTime(REPORT_INTERVAL_MS);
+    expect(reports).toEqual([body]);
+    threads.apply("t1", turn.at(-1) as AgUiEvent);
+    await Promise.resolve();
+    expect(reports).toEqual([body, [turn.at(-1)]]);
+    expect(vi.getTimerCount()).toBe(0);
+  } finally {
+    vi.useRealTimers();
+  }
 });

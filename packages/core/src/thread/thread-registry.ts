@@ -1,6 +1,6 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
-import type { AgUiEvent } from "../protocol";
-import { MessageIndex } from "./message-index";
+import { type AgUiEvent, EventType } from "../protocol";
+import { defaultTimers, type Timers } from "../stream/timers";
 import { ThreadDraft } from "./thread-draft";
 import { emptyThreadState, type ThreadState } from "./thread-state";
 
@@ -11,52 +11,45 @@ export function readonlyStore<T>(store: StoreApi<T>): ReadonlyStore<T> {
   return { getState: store.getState, getInitialState: store.getInitialState, subscribe: store.subscribe };
 }
 
-interface Thread {
-  readonly threadId: string;
-  readonly store: StoreApi<ThreadState>;
-  /** Message positions, carried from one draft to the next. */
-  readonly index: MessageIndex;
-  /** Events applied and not yet published. */
-  draft: ThreadDraft | undefined;
-  /** This tab's own events in the draft, reported with it. */
-  readonly own: AgUiEvent[];
-}
-
-/** Receives the events this tab applied to a thread, once per publish. */
+/** Receives the events this tab applied to a thread, a batch at a time. */
 export type OnApply = (threadId: string, events: readonly AgUiEvent[]) => void;
 
+/** How long this tab's events gather before they are reported (other tabs mirror them). */
+export const REPORT_INTERVAL_MS = 16;
+
+interface Thread {
+  readonly store: StoreApi<ThreadState>;
+  draft: ThreadDraft | undefined;
+}
+
 /**
- * One zustand store per thread, created on first use. Events this tab applies
- * are reported to `onApply` when they are published, a task's worth at once
- * (other tabs mirror them); events mirrored from another tab come in through
- * `applyRemote` and are not reported again.
+ * One zustand store per thread. Events are folded into a draft and published
+ * once per task: a stream decodes a network chunk in one go, so subscribers
+ * wake once per chunk. Reading a thread publishes what is pending first.
  *
- * Events are folded into a draft and published once per task: a stream decodes
- * a network chunk in one go, so each chunk wakes subscribers once however many
- * events it carried. Reading a thread (`get`, its store's `getState`) publishes
- * what is pending first, so no reader ever sees a state older than the events
- * already applied.
+ * This tab's own events (`apply`, not `applyRemote`) are reported to `onApply`
+ * at most once per REPORT_INTERVAL_MS, and at once when a run ends: each report
+ * is a message to every other tab, and one per chunk costs a fast stream more
+ * than its parsing.
  */
 export class ThreadRegistry {
   readonly #threads = new Map<string, Thread>();
   readonly #pending = new Set<Thread>();
+  readonly #unreported = new Map<string, AgUiEvent[]>();
   readonly #onApply: OnApply | undefined;
+  readonly #timers: Timers;
   #scheduled = false;
+  #reportTimer: unknown;
 
-  constructor(onApply?: OnApply) {
+  constructor(onApply?: OnApply, timers: Timers = defaultTimers) {
     this.#onApply = onApply;
+    this.#timers = timers;
   }
 
   #thread(threadId: string): Thread {
     let thread = this.#threads.get(threadId);
     if (!thread) {
-      thread = {
-        threadId,
-        store: createStore<ThreadState>()(() => emptyThreadState(threadId)),
-        index: new MessageIndex(),
-        draft: undefined,
-        own: [],
-      };
+      thread = { store: createStore<ThreadState>()(() => emptyThreadState(threadId)), draft: undefined };
       this.#threads.set(threadId, thread);
     }
     return thread;
@@ -64,14 +57,11 @@ export class ThreadRegistry {
 
   store(threadId: string): ReadonlyStore<ThreadState> {
     const { store } = this.#thread(threadId);
-    return {
-      getState: () => {
-        this.flush();
-        return store.getState();
-      },
-      getInitialState: store.getInitialState,
-      subscribe: store.subscribe,
+    const getState = () => {
+      this.flush();
+      return store.getState();
     };
+    return { getState, getInitialState: store.getInitialState, subscribe: store.subscribe };
   }
 
   get(threadId: string): ThreadState {
@@ -81,12 +71,21 @@ export class ThreadRegistry {
 
   apply(threadId: string, event: AgUiEvent): void {
     this.applyRemote(threadId, event);
-    if (this.#onApply) this.#thread(threadId).own.push(event);
+    if (!this.#onApply) return;
+    const unreported = this.#unreported.get(threadId);
+    if (unreported) unreported.push(event);
+    else this.#unreported.set(threadId, [event]);
+    if (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR) {
+      // The end of a run goes out with the state it publishes, not a tick later.
+      queueMicrotask(() => this.#report());
+    } else {
+      this.#reportTimer ??= this.#timers.setTimeout(() => this.#report(), REPORT_INTERVAL_MS);
+    }
   }
 
   applyRemote(threadId: string, event: AgUiEvent): void {
     const thread = this.#thread(threadId);
-    thread.draft ??= new ThreadDraft(thread.store.getState(), thread.index);
+    thread.draft ??= new ThreadDraft(thread.store.getState());
     thread.draft.apply(event);
     this.#pending.add(thread);
     if (!this.#scheduled) {
@@ -98,18 +97,22 @@ export class ThreadRegistry {
   /** Publishes every pending draft now. */
   flush(): void {
     this.#scheduled = false;
-    if (this.#pending.size === 0) return;
     const pending = [...this.#pending];
     this.#pending.clear();
-    // Drafts are detached before any subscriber runs: one that applies an event
-    // starts a fresh draft from the state it was just given.
+    // Drafts are detached first: a subscriber that applies an event starts a fresh one.
     for (const thread of pending) {
       const draft = thread.draft;
-      const own = thread.own.splice(0);
       thread.draft = undefined;
       if (draft?.changed) thread.store.setState(draft.finish(), true);
-      if (own.length > 0) this.#onApply?.(thread.threadId, own);
     }
+  }
+
+  #report(): void {
+    if (this.#reportTimer !== undefined) this.#timers.clearTimeout(this.#reportTimer);
+    this.#reportTimer = undefined;
+    const batches = [...this.#unreported];
+    this.#unreported.clear();
+    for (const [threadId, events] of batches) this.#onApply?.(threadId, events);
   }
 
   update(threadId: string, update: (state: ThreadState) => ThreadState): void {
@@ -118,7 +121,7 @@ export class ThreadRegistry {
     store.setState(update(store.getState()), true);
   }
 
-  /** Removes an answered interrupt from the thread once its verdict is final. */
+  /** Removes an answered interrupt once its verdict is final. */
   dropInterrupt(threadId: string, interruptId: string): void {
     this.update(threadId, (state) => ({
       ...state,
@@ -131,11 +134,9 @@ export class ThreadRegistry {
   }
 
   clear(): void {
-    for (const thread of this.#pending) {
-      thread.draft = undefined;
-      thread.own.length = 0;
-    }
+    for (const thread of this.#pending) thread.draft = undefined;
     this.#pending.clear();
+    this.#unreported.clear();
     for (const [threadId, { store }] of this.#threads) store.setState(emptyThreadState(threadId), true);
   }
 }

@@ -3,9 +3,9 @@ import type { OutboxDeps } from "../client/deps";
 import { pumpRunStream } from "../delivery/pump-run-stream";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
-import { type AgUiEvent, EventType, type RunAgentInput } from "../protocol";
+import { type AgUiEvent, EventType, type Message, type RunAgentInput } from "../protocol";
 import { backoffDelay } from "../retry/backoff";
-import { createEventLog, type EventLog } from "../stream/event-log";
+import { createEventLog } from "../stream/event-log";
 import type { AgentHttp } from "../transport/agent-http";
 import { withChildSignal } from "../transport/child-signal";
 import type { ThreadRegistry } from "./thread-registry";
@@ -19,32 +19,21 @@ export interface ThreadRunnerOptions {
   readonly maxEventBytes: number;
   /** Re-attach tries after a dropped stream before falling back to hydration. */
   readonly maxReattaches: number;
-  /**
-   * A message's run ended: whether its stream carried event ids (cursors), as a
-   * server with the recovery contract sends and one without never does.
-   */
+  /** A message's run ended: whether its stream carried event ids (only contract servers send them). */
   readonly onCursorsSeen?: (seen: boolean) => void;
 }
 
 /**
- * Runs that are not answers: a user message, and hydration. A user message is
- * not an outbox entry (it carries no decision to lose), but a dropped stream is
- * still re-attached with `Last-Event-ID`, and when that is impossible the
- * thread is hydrated, so the screen never misses or repeats a message.
+ * Runs that are not answers: a user message, and hydration. A dropped stream is
+ * re-attached with `Last-Event-ID`, and where that is impossible the thread is
+ * hydrated, so the screen never misses or repeats a message.
  */
 export class ThreadRunner {
   readonly #options: ThreadRunnerOptions;
   readonly #abort = new AbortController();
-  /**
-   * Hydrations in flight, per thread. A message sent meanwhile waits for them: the
-   * snapshot they bring was taken before the message, and applied after its events
-   * it would wipe them (and the message's run would go without the thread's history).
-   */
-  readonly #hydrating = new Map<string, Set<Promise<void>>>();
-  /**
-   * Per thread, the order of the last hydration started and of the newest one whose
-   * events were applied: an older snapshot read late would put the thread back in time.
-   */
+  /** Per thread, settles once the hydrations in flight have: a message waits for them (their snapshot would wipe its events). */
+  readonly #hydrating = new Map<string, Promise<unknown>>();
+  /** Per thread, the last hydration started and the newest applied: an older snapshot read late is ignored. */
   readonly #order = new Map<string, { started: number; applied: number }>();
 
   constructor(options: ThreadRunnerOptions) {
@@ -58,16 +47,17 @@ export class ThreadRunner {
   /** Sends a user message and follows the run to its end. Rejects with an `OutboxError`. */
   async send(threadId: string, text: string): Promise<void> {
     const { threads, deps } = this.#options;
-    await this.#hydrated(threadId);
+    await this.#hydrating.get(threadId);
     // Applied as events, so every tab that mirrors this one shows the message too.
     const messageId = deps.randomUUID();
     for (const event of userMessageEvents(messageId, text)) threads.apply(threadId, event);
     const runId = deps.randomUUID();
+    const { messages } = threads.get(threadId);
     const input: RunAgentInput = {
       threadId,
       runId,
       state: {},
-      messages: [...threads.get(threadId).messages],
+      messages: messages as Message[],
       tools: [],
       context: [],
     };
@@ -78,110 +68,76 @@ export class ThreadRunner {
   async hydrate(threadId: string): Promise<void> {
     const runId = this.#options.deps.randomUUID();
     const order = this.#order.get(threadId) ?? { started: 0, applied: 0 };
-    this.#order.set(threadId, { ...order, started: order.started + 1 });
-    const hydration = this.#run(threadId, runId, buildHydrationBody(threadId, runId), order.started + 1);
-    const inFlight = this.#hydrating.get(threadId) ?? new Set();
-    this.#hydrating.set(threadId, inFlight.add(hydration));
-    try {
-      await hydration;
-    } finally {
-      inFlight.delete(hydration);
-      if (inFlight.size === 0 && this.#hydrating.get(threadId) === inFlight) this.#hydrating.delete(threadId);
-    }
-  }
-
-  /** Settles once the hydrations in flight for the thread have, whatever their outcome. */
-  async #hydrated(threadId: string): Promise<void> {
-    const inFlight = this.#hydrating.get(threadId);
-    if (inFlight) await Promise.allSettled(inFlight);
+    const mine = order.started + 1;
+    this.#order.set(threadId, { ...order, started: mine });
+    const hydration = this.#run(threadId, runId, buildHydrationBody(threadId, runId), mine);
+    const settled = Promise.allSettled([this.#hydrating.get(threadId), hydration]);
+    this.#hydrating.set(threadId, settled);
+    void settled.then(() => {
+      if (this.#hydrating.get(threadId) === settled) this.#hydrating.delete(threadId);
+    });
+    await hydration;
   }
 
   /**
-   * `hydration` (its order among the thread's hydrations): a cut this run cannot
-   * re-attach rejects (the caller's budget decides whether to read again); any other
-   * run's cut falls back to one hydration.
+   * `hydration` (its order among the thread's hydrations): a cut it cannot re-attach
+   * rejects (the caller's budget decides); any other run's cut falls back to hydration.
    */
   #run(threadId: string, runId: string, body: string, hydration?: number): Promise<void> {
-    return withChildSignal(this.#abort.signal, (signal) =>
-      this.#follow(threadId, runId, body, signal, hydration),
-    );
-  }
-
-  async #follow(
-    threadId: string,
-    runId: string,
-    body: string,
-    abort: AbortSignal,
-    hydration: number | undefined,
-  ): Promise<void> {
-    const { http } = this.#options;
-    const response = await http.postRun(body, { signal: abort });
-    if (!response.ok) {
-      const failure = await http.failure(response);
-      throw new OutboxError(ErrorKind.http, `The agent answered HTTP ${failure.status}: ${failure.message}`, {
-        status: failure.status,
-        ...(failure.code ? { code: failure.code } : {}),
-      });
-    }
-    const log = createEventLog();
-    let signal = await this.#pump(threadId, response, log, abort, hydration);
-    for (let attempt = 0; !isTerminal(signal); attempt += 1) {
-      this.#throwIfInvalid(signal);
-      const canReattach = this.#options.serverKind() === "contract" && log.lastSeq(runId) > 0;
-      if (!canReattach || attempt >= this.#options.maxReattaches) {
-        if (hydration !== undefined) throw cutError(signal);
-        await this.hydrate(threadId);
-        return;
+    const { http, deps, threads } = this.#options;
+    return withChildSignal(this.#abort.signal, async (abort) => {
+      const response = await http.postRun(body, { signal: abort });
+      if (!response.ok) {
+        const { status, message, code } = await http.failure(response);
+        const details = { status, ...(code ? { code } : {}) };
+        throw new OutboxError(ErrorKind.http, `The agent answered HTTP ${status}: ${message}`, details);
       }
-      await this.#sleep(backoffDelay(attempt, { random: this.#options.deps.random }));
-      const reattached = await http.reattach(runId, log.lastSeq(runId), abort).catch(() => undefined);
-      if (!reattached) continue;
-      if (!reattached.ok) {
-        await reattached.body?.cancel();
-        if (hydration !== undefined) throw cutError(signal);
-        await this.hydrate(threadId);
-        return;
-      }
-      signal = await this.#pump(threadId, reattached, log, abort, hydration);
-    }
-    if (hydration === undefined) this.#options.onCursorsSeen?.(log.lastSeq(runId) > 0);
-    if (signal.type === "run-error") {
-      throw new OutboxError(ErrorKind.runError, signal.message, signal.code ? { code: signal.code } : {});
-    }
-  }
-
-  #pump(
-    threadId: string,
-    response: Response,
-    log: EventLog,
-    abort: AbortSignal,
-    hydration: number | undefined,
-  ): Promise<DeliverySignal> {
-    return pumpRunStream(response, {
-      log,
-      timers: this.#options.deps.timers,
-      stallTimeoutMs: this.#options.stallTimeoutMs,
-      maxEventBytes: this.#options.maxEventBytes,
-      signal: abort,
-      onEvent: (event) => {
+      const log = createEventLog();
+      const onEvent = (event: AgUiEvent) => {
         if (hydration !== undefined) {
           const order = this.#order.get(threadId) ?? { started: hydration, applied: 0 };
           if (order.applied > hydration) return;
           this.#order.set(threadId, { ...order, applied: hydration });
         }
-        this.#options.threads.apply(threadId, event);
-      },
+        threads.apply(threadId, event);
+      };
+      const { stallTimeoutMs, maxEventBytes } = this.#options;
+      const pump = (from: Response) =>
+        pumpRunStream(from, {
+          log,
+          timers: deps.timers,
+          stallTimeoutMs,
+          maxEventBytes,
+          signal: abort,
+          onEvent,
+        });
+      let signal = await pump(response);
+      for (let attempt = 0; signal.type !== "run-finished" && signal.type !== "run-error"; attempt += 1) {
+        if (signal.type === "invalid-stream") throw new OutboxError(signal.kind, signal.message);
+        const lastSeq = log.lastSeq(runId);
+        if (
+          this.#options.serverKind() === "contract" &&
+          lastSeq > 0 &&
+          attempt < this.#options.maxReattaches
+        ) {
+          const delay = backoffDelay(attempt, { random: deps.random });
+          await new Promise<void>((resolve) => deps.timers.setTimeout(resolve, delay));
+          const reattached = await http.reattach(runId, lastSeq, abort).catch(() => undefined);
+          if (!reattached) continue;
+          if (reattached.ok) {
+            signal = await pump(reattached);
+            continue;
+          }
+          await reattached.body?.cancel();
+        }
+        if (hydration !== undefined) throw cutError(signal);
+        return this.hydrate(threadId);
+      }
+      if (hydration === undefined) this.#options.onCursorsSeen?.(log.lastSeq(runId) > 0);
+      if (signal.type === "run-error") {
+        throw new OutboxError(ErrorKind.runError, signal.message, signal.code ? { code: signal.code } : {});
+      }
     });
-  }
-
-  #throwIfInvalid(signal: DeliverySignal): void {
-    if (signal.type === "invalid-stream") {
-      throw new OutboxError(signal.kind, signal.message);
-    }
-  }
-
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => this.#options.deps.timers.setTimeout(resolve, ms));
   }
 }
 
@@ -193,19 +149,15 @@ function userMessageEvents(messageId: string, text: string): AgUiEvent[] {
   ];
 }
 
-/** A hydration's stream that ended before its terminal event, as the error its caller classifies. */
+/** A hydration's stream cut before its terminal event, as the error its caller classifies. */
 function cutError(signal: DeliverySignal): OutboxError {
   if (signal.type === "stream-stalled")
     return new OutboxError(ErrorKind.streamStalled, "The hydration stalled.");
-  if (signal.type === "network-error") {
-    return new OutboxError(ErrorKind.network, signal.message ?? "The network failed during the hydration.");
+  if (signal.type !== "network-error") {
+    return new OutboxError(
+      ErrorKind.streamEnded,
+      "The hydration's stream ended before RUN_FINISHED or RUN_ERROR.",
+    );
   }
-  return new OutboxError(
-    ErrorKind.streamEnded,
-    "The hydration's stream ended before RUN_FINISHED or RUN_ERROR.",
-  );
-}
-
-function isTerminal(signal: DeliverySignal): boolean {
-  return signal.type === "run-finished" || signal.type === "run-error";
+  return new OutboxError(ErrorKind.network, signal.message ?? "The network failed during the hydration.");
 }

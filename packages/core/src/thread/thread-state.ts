@@ -1,14 +1,9 @@
 import type { Interrupt, Message } from "../protocol";
 
-/**
- * What a thread looks like to the app. Run state is a union tagged on `name`
- * so a component can switch on it and read only the data that state has.
- */
+/** A union tagged on `name`, so a component reads only the data its state has. */
 export type RunState =
   | { readonly name: "idle" }
-  | { readonly name: "running"; readonly runId: string }
-  | { readonly name: "interrupted"; readonly runId: string }
-  | { readonly name: "finished"; readonly runId: string }
+  | { readonly name: "running" | "interrupted" | "finished"; readonly runId: string }
   | {
       readonly name: "failed";
       readonly runId: string | null;
@@ -16,7 +11,7 @@ export type RunState =
       readonly message: string;
     };
 
-/** An interrupt waiting for an answer, with the thread it belongs to. */
+/** An interrupt waiting for an answer, with its thread. */
 export interface PendingInterrupt extends Interrupt {
   readonly threadId: string;
 }
@@ -26,7 +21,7 @@ export interface ThreadState {
   readonly messages: readonly Message[];
   readonly run: RunState;
   readonly pendingInterrupts: readonly PendingInterrupt[];
-  /** True once the thread was hydrated from the server or received a run's events. */
+  /** Hydrated, or a run's events received. */
   readonly loaded: boolean;
 }
 

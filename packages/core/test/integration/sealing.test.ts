@@ -2,7 +2,7 @@ import { expect, test } from "vitest";
 import { isOutboxError } from "../../src/errors/outbox-error";
 import { rawDatabaseText } from "../../src/outbox/raw-database.test-util";
 import { sealAnswers } from "../../src/sealing";
-import { InMemoryBroadcastHub, InMemoryLockManager } from "../../src/tabs/in-memory-tabs";
+import { InMemoryBroadcastHub, InMemoryLockManager } from "../../src/testing/in-memory-tabs";
 import { askForDeployment, type Harness, ledger, makeClient, settled, startHarness, until } from "./harness";
 
 const SECRET = "canary-7f3a-edited-target";

@@ -1,9 +1,13 @@
 import { inspect, isDeepStrictEqual } from "node:util";
 import { expect, test } from "vitest";
-import { EntryState } from "../outbox/entry";
-import { OutboxEntrySchema } from "./entry-schema";
-import { parseTabEnvelope, TAB_PROTOCOL, TAB_PROTOCOL_VERSION, TabMessageType } from "./tab-message";
-import { TabEnvelopeSchema, TabMessageSchema } from "./tab-message-schema";
+import { EntryState } from "../../src/outbox/entry";
+import {
+  parseTabEnvelope,
+  TAB_PROTOCOL,
+  TAB_PROTOCOL_VERSION,
+  TabMessageType,
+} from "../../src/tabs/tab-message";
+import { OutboxEntrySchema, TabEnvelopeSchema, TabMessageSchema } from "../support/tab-message-spec";
 
 /*
  * parseTabEnvelope is the only check a tab message gets (what fails is dropped),
