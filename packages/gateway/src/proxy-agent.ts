@@ -8,7 +8,8 @@ import {
   scopeStore,
 } from "@agui-outbox/server";
 import { type ApprovedCall, approvedCalls, CallEvidence } from "./evidence";
-import { forwardedHeaders } from "./request-context";
+import { forwardedHeaders, responseHold } from "./request-context";
+import { settleHold } from "./response-hold";
 import type { ThreadLock } from "./thread-lock";
 import { type FetchLike, forwardRun } from "./upstream/forward-run";
 import { upstreamId } from "./upstream-ids";
@@ -77,6 +78,7 @@ function* answerFromRecord(calls: readonly ApprovedCall[], input: RunAgentInput)
 
 async function* proxyTurn(deps: ProxyDeps, turn: AgentTurn): AsyncGenerator<AgUiEvent> {
   const { input, identity } = turn;
+  const hold = responseHold();
   const release = await deps.lock.acquire(scopedId(identity, input.threadId));
   try {
     const store = scopeStore(deps.store, identity);
@@ -84,6 +86,7 @@ async function* proxyTurn(deps: ProxyDeps, turn: AgentTurn): AsyncGenerator<AgUi
     const approved = await approvedCalls(store, turn, readApproval);
     // Sending it again could run it again (LangGraph would): the record already has what it did.
     if (approved.length > 0 && approved.every(({ occurrence }) => occurrence.result !== null)) {
+      hold?.open();
       yield* answerFromRecord(approved, input);
       return;
     }
@@ -92,6 +95,7 @@ async function* proxyTurn(deps: ProxyDeps, turn: AgentTurn): AsyncGenerator<AgUi
       url: deps.upstream,
       body: upstreamInput(input, identity),
       headers: forwardedHeaders(),
+      onStatus: (status) => settleHold(hold, status),
       signal: turn.signal,
     });
     for await (const event of events) {

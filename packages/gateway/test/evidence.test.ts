@@ -144,9 +144,11 @@ test("two turns of one thread at once reach the upstream one after the other", a
     const turns = [1, 2].map((n) =>
       gatewayClient.open(userTurn(threadId, `turn-${n}-${randomUUID()}`, "hello")),
     );
-    const readers = await Promise.all(turns);
-    await readers[0]?.waitFor((reader) => reader.frames.length >= 1);
+    // The second turn's response waits for the upstream (its status is the upstream's), so only the first is read now.
+    const first = await turns[0];
+    await first?.waitFor((reader) => reader.frames.length >= 1);
     open();
+    const readers = await Promise.all(turns);
     await Promise.all(readers.map((reader) => reader.done));
     expect(slow.requests).toHaveLength(2);
     expect(slow.concurrency.max).toBe(1);
