@@ -13,6 +13,7 @@ import { settleHold } from "./response-hold";
 import type { ThreadLock } from "./thread-lock";
 import { type FetchLike, forwardRun } from "./upstream/forward-run";
 import { upstreamId } from "./upstream-ids";
+import { publishedInterrupts, upstreamResume } from "./upstream-payload";
 
 export interface ProxyDeps {
   /** The upstream's AG-UI run endpoint. */
@@ -36,13 +37,13 @@ export function upstreamInput(input: RunAgentInput, identity: string | undefined
 
 /**
  * An upstream event as the gateway's run records it: lifecycle events carry
- * the caller's ids, and an upstream failure becomes a retryable
+ * the caller's ids, interrupts ask in the contract's terms, and an upstream failure becomes a retryable
  * `SERVICE_UNAVAILABLE` (its own code means nothing to a contract client; what
  * the retry gets is decided by the record).
  */
 function asRecorded(event: AgUiEvent, input: RunAgentInput): AgUiEvent {
   if (event.type === "RUN_STARTED" || event.type === "RUN_FINISHED") {
-    return { ...event, threadId: input.threadId, runId: input.runId } as AgUiEvent;
+    return publishedInterrupts({ ...event, threadId: input.threadId, runId: input.runId } as AgUiEvent);
   }
   if (event.type === "RUN_ERROR") {
     const { code, message } = event as { code?: string; message: string };
@@ -90,10 +91,11 @@ async function* proxyTurn(deps: ProxyDeps, turn: AgentTurn): AsyncGenerator<AgUi
       yield* answerFromRecord(approved, input);
       return;
     }
+    const occurrences = input.resume === undefined ? [] : await store.threadOccurrences(input.threadId);
     const evidence = new CallEvidence(store, input.runId, claimLeaseMs, approved);
     const events = forwardRun(deps.fetch, {
       url: deps.upstream,
-      body: upstreamInput(input, identity),
+      body: upstreamResume(upstreamInput(input, identity), occurrences),
       headers: forwardedHeaders(),
       onStatus: (status) => settleHold(hold, status),
       signal: turn.signal,
