@@ -103,6 +103,25 @@ test("the stream cut after the call's result: the retry is answered from the rec
   expect(resumesOf(threadId)).toHaveLength(1);
 });
 
+test("the upstream says nothing ran after it began (RUN_STARTED, then APPROVAL_TOOL_UNAVAILABLE): forwarded again, runs once", async () => {
+  const threadId = `t-${randomUUID()}`;
+  resumes = [
+    (request) => ({
+      events: [
+        started(request),
+        { type: "RUN_ERROR", code: OutcomeCode.TOOL_UNAVAILABLE, message: "no tool" },
+      ],
+    }),
+    (request) => ({ events: [started(request), result(request), finished(request)] }),
+  ];
+  const { key, body, first } = await approve(threadId);
+  expect(first.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: OutcomeCode.UNAVAILABLE });
+
+  const again = await client.run(body, key);
+  expect(again.types).toEqual(["RUN_STARTED", "TOOL_CALL_RESULT", "RUN_FINISHED"]);
+  expect(resumesOf(threadId)).toHaveLength(2);
+});
+
 test("an upstream RUN_ERROR after it began is a retryable SERVICE_UNAVAILABLE carrying its words", async () => {
   const threadId = `t-${randomUUID()}`;
   resumes = [
