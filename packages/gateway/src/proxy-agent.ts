@@ -41,12 +41,19 @@ export function upstreamInput(input: RunAgentInput, identity: string | undefined
  * `SERVICE_UNAVAILABLE` (its own code means nothing to a contract client; what
  * the retry gets is decided by the record).
  */
-function asRecorded(event: AgUiEvent, input: RunAgentInput): AgUiEvent {
+function asRecorded(event: AgUiEvent, input: RunAgentInput, mayHaveRun: boolean): AgUiEvent {
   if (event.type === "RUN_STARTED" || event.type === "RUN_FINISHED") {
     return publishedInterrupts({ ...event, threadId: input.threadId, runId: input.runId } as AgUiEvent);
   }
   if (event.type === "RUN_ERROR") {
     const { code, message } = event as { code?: string; message: string };
+    if (mayHaveRun && code === OutcomeCode.NOT_FOUND) {
+      return {
+        type: "RUN_ERROR",
+        code: OutcomeCode.INDETERMINATE,
+        message: `the upstream agent took an answer to this question before and may have run the tool: ${message}`,
+      } as AgUiEvent;
+    }
     return {
       type: "RUN_ERROR",
       code: OutcomeCode.UNAVAILABLE,
@@ -55,6 +62,9 @@ function asRecorded(event: AgUiEvent, input: RunAgentInput): AgUiEvent {
   }
   return event;
 }
+
+const isCode = (event: AgUiEvent, code: string) =>
+  event.type === "RUN_ERROR" && (event as { code?: string }).code === code;
 
 /** A retry whose approved tools all ran in an earlier attempt: their stored results, and the run ends. */
 function* answerFromRecord(calls: readonly ApprovedCall[], input: RunAgentInput): Generator<AgUiEvent> {
@@ -102,9 +112,12 @@ async function* proxyTurn(deps: ProxyDeps, turn: AgentTurn): AsyncGenerator<AgUi
     });
     for await (const event of events) {
       // An upstream that refuses at once ran nothing; anything else may mean it is running the tool.
-      if (event.type !== "RUN_ERROR") await evidence.began();
+      // So may a NOT_FOUND: the gateway forwards only questions the upstream asked, so it took an
+      // answer to it before (Agent Framework 1.0.1 runs the tool at ingress, then may fail).
+      const consumed = isCode(event, OutcomeCode.NOT_FOUND);
+      if (event.type !== "RUN_ERROR" || consumed) await evidence.began();
       await evidence.observe(event);
-      yield asRecorded(event, input);
+      yield asRecorded(event, input, approved.length > 0);
       if (event.type === "RUN_FINISHED" || event.type === "RUN_ERROR") return;
     }
   } finally {

@@ -122,6 +122,23 @@ test("the upstream says nothing ran after it began (RUN_STARTED, then APPROVAL_T
   expect(resumesOf(threadId)).toHaveLength(2);
 });
 
+test("the upstream no longer holds a question it asked (Agent Framework 1.0.1 after a failure): INDETERMINATE, never forwarded again", async () => {
+  const threadId = `t-${randomUUID()}`;
+  resumes = [
+    // 1.0.1 runs the tool at ingress; the model call after it fails: a bare RUN_ERROR.
+    () => ({ events: [{ type: "RUN_ERROR", code: "RuntimeError", message: "model down" }] }),
+    () => ({ events: [{ type: "RUN_ERROR", code: OutcomeCode.NOT_FOUND, message: "no pending approval" }] }),
+  ];
+  const { key, body, first } = await approve(threadId);
+  expect(first.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: OutcomeCode.UNAVAILABLE });
+
+  const again = await client.run(body, key);
+  expect(again.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: OutcomeCode.INDETERMINATE });
+  const third = await client.run(body, key);
+  expect(third.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: OutcomeCode.INDETERMINATE });
+  expect(resumesOf(threadId)).toHaveLength(2);
+});
+
 test("an upstream RUN_ERROR after it began is a retryable SERVICE_UNAVAILABLE carrying its words", async () => {
   const threadId = `t-${randomUUID()}`;
   resumes = [
