@@ -6,6 +6,7 @@ import {
 import {
   type BehindGateway,
   behindGateway,
+  expectCliPasses,
   expectMadeUpIdNotFound,
   expectTwoDevicesRunOnce,
   runCheck,
@@ -40,6 +41,10 @@ describe.skipIf(unavailable !== undefined)("the gateway in front of Agent Framew
 
   test("a made-up interrupt id: NOT_FOUND and 0 executions", { timeout: 60_000 }, async () => {
     await expectMadeUpIdNotFound(running.target);
+  });
+
+  test("the conformance CLI behind the gateway: every check passes", { timeout: 120_000 }, async () => {
+    await expectCliPasses(running, "agent-framework");
   });
 
   test("re-attach and run status are served from the record", { timeout: 60_000 }, async () => {
@@ -82,5 +87,11 @@ describe.skipIf(reportedUnavailable !== undefined)("the gateway in front of Agen
 
   test("a made-up interrupt id: NOT_FOUND and 0 executions", { timeout: 60_000 }, async () => {
     await expectMadeUpIdNotFound(running.target);
+  });
+
+  test("the conformance CLI behind the gateway: every check passes but the two 1.0.1 prevents", {
+    timeout: 120_000,
+  }, async () => {
+    await expectCliPasses(running, "agent-framework-reported");
   });
 });
