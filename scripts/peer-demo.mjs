@@ -3,9 +3,10 @@
 // controls (/__*) go to the peer, which keeps them.
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { freePort } from "./free-port.mjs";
+import { waitFor } from "./supervise.mjs";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 export const PEERS = ["agent-framework", "langgraph", "pydantic-ai"];
@@ -19,36 +20,12 @@ export function parseDemoArgs(argv) {
   return { peer: values.peer };
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(String(port)));
-    });
-  });
-}
-
-/** Polls `url` until it answers 2xx (a minute at most). */
-async function answers(url) {
-  for (let attempt = 0; attempt < 120; attempt += 1) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // Not up yet: the next poll asks again.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`${url} did not answer within a minute`);
-}
-
 /**
  * Starts the peer on a free port and the gateway's CLI on `gatewayPort` in front of it.
  * `ready` resolves once both answer; `stop` ends both.
  */
 export async function startPeerBehindGateway(peer, { gatewayPort, stdio = "ignore" }) {
-  const controlPort = await freePort();
+  const controlPort = String(await freePort());
   const data = `${repo}.mock-data/demo-${peer}`;
   mkdirSync(data, { recursive: true });
   const peerProcess = spawn(
@@ -80,9 +57,12 @@ export async function startPeerBehindGateway(peer, { gatewayPort, stdio = "ignor
     controlPort,
     upstream,
     ready: Promise.all([
-      answers(`http://127.0.0.1:${controlPort}/__mode`),
-      answers(`http://127.0.0.1:${gatewayPort}/agent/capabilities`),
-    ]),
+      waitFor(`http://127.0.0.1:${controlPort}/__mode`),
+      waitFor(`http://127.0.0.1:${gatewayPort}/agent/capabilities`),
+    ]).then((answered) => {
+      if (!answered.every(Boolean))
+        throw new Error(`the ${peer} peer or the gateway did not start within a minute`);
+    }),
     async stop() {
       const gone = children.filter((child) => child.exitCode === null).map(exited);
       for (const child of children) child.kill("SIGTERM");
