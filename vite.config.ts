@@ -23,8 +23,8 @@ const mockPort = Number(process.env.MOCK_PORT ?? 8787);
 // A stream the mock server cuts (a `mid-stream` drop, a crash) must reach the browser as
 // a cut stream. The proxy otherwise leaves the browser's response open, and the client
 // would only notice at its 45 s stall watchdog.
-const proxyToMock: ProxyOptions = {
-  target: `http://127.0.0.1:${mockPort}`,
+const proxyTo = (port: number): ProxyOptions => ({
+  target: `http://127.0.0.1:${port}`,
   changeOrigin: false,
   configure(proxy) {
     proxy.on("proxyRes", (upstream, _request, response) => {
@@ -33,12 +33,15 @@ const proxyToMock: ProxyOptions = {
       });
     });
   },
-};
+});
+const proxyToMock = proxyTo(mockPort);
+// `npm run demo -- --peer …`: the gateway serves /agent, the real peer keeps the ledger and chaos controls.
+const proxyToControls = proxyTo(Number(process.env.CONTROL_PORT ?? mockPort));
 
 const demoServer = {
   port: Number(process.env.DEMO_PORT ?? 5173),
   strictPort: true,
-  proxy: { "/agent": proxyToMock, "/__": proxyToMock },
+  proxy: { "/agent": proxyToMock, "/__": proxyToControls },
 };
 
 // Each browser project's server on a port free now (Vitest's default, 63315 and up, is

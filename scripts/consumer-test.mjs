@@ -12,27 +12,15 @@
 // app); free ones when unset, so two runs on one machine never meet.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { conformanceFromTarball } from "./consumer-conformance.mjs";
+import { freePort } from "./free-port.mjs";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const bin = (name) => `${repo}node_modules/.bin/${name}`;
-
-/** A port nothing listens on now (the kernel picks it). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const mockPort = Number(process.env.CONSUMER_MOCK_PORT ?? (await freePort()));
 /** The port of the `index`th app's preview. */

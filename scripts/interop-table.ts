@@ -4,9 +4,21 @@
 // in two releases, LangGraph, pydantic-ai), and writes the results table into
 // docs/interop.md in its committed format, titled with the versions each peer's
 // interpreter has installed: a second run on the same releases changes nothing.
+// Then the conformance CLI judges each real peer bare and behind `@agui-outbox/gateway`:
+// the "Behind the gateway" table of docs/interop.md and the conformance README's per-peer
+// tables. `-- --gateway` measures only those.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type CheckResult, runChecks, SERVER_CHECKS } from "@agui-outbox/conformance";
+import {
+  type FamilyReports,
+  GATEWAY_FAMILIES,
+  type GatewayFamily,
+  measureFamily,
+  renderGatewayTable,
+  renderPeerTables,
+  replaceBetween,
+} from "../packages/gateway/test/interop/gateway-columns.ts";
 import { peerUnavailableReason } from "../packages/mock-server/test/interop/agent-framework-peer.ts";
 import {
   INTEROP_COLUMNS,
@@ -28,6 +40,8 @@ import {
 } from "../packages/mock-server/test/interop/pydantic-ai-peer.ts";
 
 const doc = fileURLToPath(new URL("../docs/interop.md", import.meta.url));
+const readme = fileURLToPath(new URL("../packages/conformance/README.md", import.meta.url));
+const gatewayOnly = process.argv.includes("--gateway");
 
 for (const release of ["current", "reported"] as const) {
   const unavailable = peerUnavailableReason(release);
@@ -58,7 +72,7 @@ const starters: Record<(typeof INTEROP_COLUMNS)[number]["id"], () => Promise<Run
   "pydantic-ai": startPydanticAiTarget,
 };
 const columns = new Map<string, Map<string, CheckResult>>();
-for (const column of INTEROP_COLUMNS) {
+for (const column of gatewayOnly ? [] : INTEROP_COLUMNS) {
   const target = await starters[column.id]();
   try {
     const results = await runChecks(target);
@@ -71,6 +85,24 @@ for (const column of INTEROP_COLUMNS) {
     await target.close();
   }
 }
-const table = renderInteropTable(SERVER_CHECKS, columns, interopTitles());
-writeFileSync(doc, replaceInteropTable(readFileSync(doc, "utf8"), table));
-console.log(table);
+const titles = interopTitles();
+if (!gatewayOnly) {
+  const table = renderInteropTable(SERVER_CHECKS, columns, titles);
+  writeFileSync(doc, replaceInteropTable(readFileSync(doc, "utf8"), table));
+  console.log(table);
+}
+
+const reports = new Map<GatewayFamily, FamilyReports>();
+for (const family of GATEWAY_FAMILIES) {
+  const measured = await measureFamily(starters[family]);
+  reports.set(family, measured);
+  const { bare, gateway } = measured;
+  console.log(
+    `${family}: bare ${bare.passed} passed, ${bare.failed} failed; behind the gateway ${gateway.passed} passed, ${gateway.failed} failed`,
+  );
+}
+const inputs = { reports, titles, races: RACES };
+const gatewayTable = renderGatewayTable(inputs);
+writeFileSync(doc, replaceBetween(readFileSync(doc, "utf8"), "gateway-table", gatewayTable));
+writeFileSync(readme, replaceBetween(readFileSync(readme, "utf8"), "peer-tables", renderPeerTables(inputs)));
+console.log(gatewayTable);

@@ -2,7 +2,7 @@
 // processes together (one exits or Ctrl-C: all stop) and waits until each URL answers.
 
 /** Polls `url` until it answers 2xx: true, or false after a minute. */
-async function waitFor(url) {
+export async function waitFor(url) {
   for (let attempt = 0; attempt < 120; attempt += 1) {
     try {
       if ((await fetch(url)).ok) return true;

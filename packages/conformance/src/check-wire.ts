@@ -161,6 +161,13 @@ export function resume(asked: Asked, payload: Record<string, unknown>, key: stri
   };
 }
 
+/** A new question, answered under an id the server never asked (a stale or made-up answer). */
+export async function answerNeverAsked(target: CheckTarget, label: string): Promise<RunReply> {
+  const asked = await askToDeploy(target, label);
+  const key = randomUUID();
+  return post(target, resume({ ...asked, interruptId: "never-asked" }, { approved: true }, key), key);
+}
+
 /** The thread's executions; a check whose verdict rests on them is not observed without a ledger. */
 export async function executions(target: CheckTarget, threadId: string): Promise<number> {
   if (target.ledger === undefined) throw new CheckSkipped("not observed: needs --ledger");

@@ -8,6 +8,7 @@ import { AgentRoute, Header, MetadataKey, OutcomeCode } from "@agui-outbox/core/
 import type { ContractCheck } from "./check";
 import {
   agentEndpoint,
+  answerNeverAsked,
   approval,
   approveWith,
   armFaults,
@@ -209,14 +210,7 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
     id: "not-found",
     rule: "an id never pending in the thread → `APPROVAL_RESUME_NOT_FOUND`",
     async run(target) {
-      const asked = await askToDeploy(target, "unknown");
-      const key = randomUUID();
-      const reply = await post(
-        target,
-        resume({ ...asked, interruptId: "never-asked" }, { approved: true }, key),
-        key,
-      );
-      const code = codeOf(reply);
+      const code = codeOf(await answerNeverAsked(target, "unknown"));
       return { pass: code === OutcomeCode.NOT_FOUND, observed: code };
     },
   },

@@ -8,6 +8,7 @@ import { OutcomeCode } from "@agui-outbox/core/protocol";
 import type { ContractCheck } from "./check";
 import {
   type Asked,
+  answerNeverAsked,
   approval,
   approveWith,
   armFaults,
@@ -60,13 +61,7 @@ export const RELEASE_CHECKS: readonly ContractCheck[] = [
     id: "error-after-run-started",
     rule: "(release behaviour) an `APPROVAL_*` error on a resume comes after `RUN_STARTED`",
     async run(target) {
-      const asked = await askToDeploy(target, "errorstart");
-      const key = randomUUID();
-      const reply = await post(
-        target,
-        resume({ ...asked, interruptId: "never-asked" }, { approved: true }, key),
-        key,
-      );
+      const reply = await answerNeverAsked(target, "errorstart");
       const seen = types(reply);
       const after = seen[0] === "RUN_STARTED" && seen.includes("RUN_ERROR");
       return { pass: after, observed: sequence(reply) };

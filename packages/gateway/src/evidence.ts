@@ -1,4 +1,4 @@
-import type { AgUiEvent } from "@agui-outbox/core/protocol";
+import { type AgUiEvent, OutcomeCode } from "@agui-outbox/core/protocol";
 import type {
   AgentTurn,
   ApprovalReader,
@@ -7,6 +7,9 @@ import type {
   StoredToolResult,
 } from "@agui-outbox/server";
 import { GatewayError, GatewayErrorKind } from "./gateway-error";
+
+/** Upstream codes that state the approved tool was not run (DESIGN.md, "Evidence decides verdicts"). */
+const NOTHING_RAN: ReadonlySet<string> = new Set([OutcomeCode.TOOL_UNAVAILABLE]);
 
 /** An approved occurrence of the resume being forwarded, with the arguments it was approved with. */
 export interface ApprovedCall {
@@ -46,8 +49,9 @@ export async function approvedCalls(
  *   claimed ──upstream began──▶ EXECUTING ──its TOOL_CALL_RESULT──▶ EXECUTED (result stored)
  *
  * The server library's rollback then settles an attempt that failed: nothing
- * began → PENDING (forward again); began, no result → INDETERMINATE (it may
- * have run); result stored → PENDING with the result (answer from the record).
+ * began, or the upstream said nothing ran → PENDING (forward again); began, no
+ * result → INDETERMINATE (it may have run); result stored → PENDING with the
+ * result (answer from the record).
  */
 export class CallEvidence {
   readonly #store: ContractStore;
@@ -78,8 +82,9 @@ export class CallEvidence {
     }
   }
 
-  /** Stores the result an event proves, if it is one of the approved calls'. */
+  /** Stores the result an event proves, if it is one of the approved calls'; takes back the start an upstream denies. */
   async observe(event: AgUiEvent): Promise<void> {
+    if (event.type === "RUN_ERROR") return this.#nothingRan(event);
     if (event.type !== "TOOL_CALL_RESULT") return;
     const { toolCallId, messageId, content } = event as {
       toolCallId: string;
@@ -91,6 +96,18 @@ export class CallEvidence {
     this.#waiting.delete(toolCallId);
     const result: StoredToolResult = { toolCallId, messageId, content, args: call.args };
     if (!(await this.#store.storeResult(call.occurrence, this.#runId, result, this.#leaseMs))) this.#lost();
+  }
+
+  /**
+   * An upstream that says its tool never ran, after it began (Agent Framework's
+   * `RUN_STARTED`, then `APPROVAL_TOOL_UNAVAILABLE`): the calls without a result
+   * go back to claimed, so the rollback leaves them pending, not INDETERMINATE.
+   */
+  async #nothingRan(event: AgUiEvent): Promise<void> {
+    if (!this.#began || !NOTHING_RAN.has(String((event as { code?: unknown }).code))) return;
+    for (const { occurrence } of this.#waiting.values()) {
+      await this.#store.undoExecution(occurrence, this.#runId);
+    }
   }
 
   #lost(): never {

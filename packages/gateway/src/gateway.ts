@@ -7,7 +7,8 @@ import {
 } from "@agui-outbox/server";
 import { GatewayError, GatewayErrorKind } from "./gateway-error";
 import { type ProxyDeps, proxyAgent } from "./proxy-agent";
-import { pickHeaders, withForwardedHeaders } from "./request-context";
+import { pickHeaders, withRequestContext } from "./request-context";
+import { ResponseHold } from "./response-hold";
 import { ThreadLock } from "./thread-lock";
 import type { FetchLike } from "./upstream/forward-run";
 import { upstreamHydration } from "./upstream-hydration";
@@ -42,6 +43,11 @@ export interface Gateway {
 
 /** Headers the upstream needs to take a forwarded run as the caller's own. */
 const ALWAYS_FORWARDED = ["idempotency-key"];
+
+/** `POST {base}`: a run, a resume or a hydration. */
+function isRunRoute(url: string | undefined, base: string): boolean {
+  return new URL(url ?? "/", "http://localhost").pathname.replace(/\/$/, "") === base;
+}
 
 function checkedUpstream(upstream: string): string {
   let url: URL;
@@ -87,8 +93,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     server,
     handler(handlerOptions) {
       const inner = server.handler(handlerOptions);
-      return (req, res, next) =>
-        withForwardedHeaders(pickHeaders(req.headers, forwarded), () => inner(req, res, next));
+      const base = (handlerOptions?.basePath ?? "/agent").replace(/\/$/, "");
+      return (req, res, next) => {
+        // Only a run's status can wait for the upstream; re-attach and reads answer at once.
+        const hold = req.method === "POST" && isRunRoute(req.url, base) ? new ResponseHold(res) : undefined;
+        const headers = pickHeaders(req.headers, forwarded);
+        return withRequestContext({ headers, hold }, () => inner(req, hold?.response ?? res, next));
+      };
     },
     close: () => server.close(),
   };

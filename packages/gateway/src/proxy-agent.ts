@@ -8,10 +8,12 @@ import {
   scopeStore,
 } from "@agui-outbox/server";
 import { type ApprovedCall, approvedCalls, CallEvidence } from "./evidence";
-import { forwardedHeaders } from "./request-context";
+import { forwardedHeaders, responseHold } from "./request-context";
+import { settleHold } from "./response-hold";
 import type { ThreadLock } from "./thread-lock";
 import { type FetchLike, forwardRun } from "./upstream/forward-run";
 import { upstreamId } from "./upstream-ids";
+import { publishedInterrupts, upstreamResume } from "./upstream-payload";
 
 export interface ProxyDeps {
   /** The upstream's AG-UI run endpoint. */
@@ -35,16 +37,23 @@ export function upstreamInput(input: RunAgentInput, identity: string | undefined
 
 /**
  * An upstream event as the gateway's run records it: lifecycle events carry
- * the caller's ids, and an upstream failure becomes a retryable
+ * the caller's ids, interrupts ask in the contract's terms, and an upstream failure becomes a retryable
  * `SERVICE_UNAVAILABLE` (its own code means nothing to a contract client; what
  * the retry gets is decided by the record).
  */
-function asRecorded(event: AgUiEvent, input: RunAgentInput): AgUiEvent {
+function asRecorded(event: AgUiEvent, input: RunAgentInput, mayHaveRun: boolean): AgUiEvent {
   if (event.type === "RUN_STARTED" || event.type === "RUN_FINISHED") {
-    return { ...event, threadId: input.threadId, runId: input.runId } as AgUiEvent;
+    return publishedInterrupts({ ...event, threadId: input.threadId, runId: input.runId } as AgUiEvent);
   }
   if (event.type === "RUN_ERROR") {
     const { code, message } = event as { code?: string; message: string };
+    if (mayHaveRun && code === OutcomeCode.NOT_FOUND) {
+      return {
+        type: "RUN_ERROR",
+        code: OutcomeCode.INDETERMINATE,
+        message: `the upstream agent took an answer to this question before and may have run the tool: ${message}`,
+      } as AgUiEvent;
+    }
     return {
       type: "RUN_ERROR",
       code: OutcomeCode.UNAVAILABLE,
@@ -53,6 +62,9 @@ function asRecorded(event: AgUiEvent, input: RunAgentInput): AgUiEvent {
   }
   return event;
 }
+
+const isCode = (event: AgUiEvent, code: string) =>
+  event.type === "RUN_ERROR" && (event as { code?: string }).code === code;
 
 /** A retry whose approved tools all ran in an earlier attempt: their stored results, and the run ends. */
 function* answerFromRecord(calls: readonly ApprovedCall[], input: RunAgentInput): Generator<AgUiEvent> {
@@ -77,6 +89,7 @@ function* answerFromRecord(calls: readonly ApprovedCall[], input: RunAgentInput)
 
 async function* proxyTurn(deps: ProxyDeps, turn: AgentTurn): AsyncGenerator<AgUiEvent> {
   const { input, identity } = turn;
+  const hold = responseHold();
   const release = await deps.lock.acquire(scopedId(identity, input.threadId));
   try {
     const store = scopeStore(deps.store, identity);
@@ -84,21 +97,27 @@ async function* proxyTurn(deps: ProxyDeps, turn: AgentTurn): AsyncGenerator<AgUi
     const approved = await approvedCalls(store, turn, readApproval);
     // Sending it again could run it again (LangGraph would): the record already has what it did.
     if (approved.length > 0 && approved.every(({ occurrence }) => occurrence.result !== null)) {
+      hold?.open();
       yield* answerFromRecord(approved, input);
       return;
     }
+    const occurrences = input.resume === undefined ? [] : await store.threadOccurrences(input.threadId);
     const evidence = new CallEvidence(store, input.runId, claimLeaseMs, approved);
     const events = forwardRun(deps.fetch, {
       url: deps.upstream,
-      body: upstreamInput(input, identity),
+      body: upstreamResume(upstreamInput(input, identity), occurrences),
       headers: forwardedHeaders(),
+      onStatus: (status) => settleHold(hold, status),
       signal: turn.signal,
     });
     for await (const event of events) {
       // An upstream that refuses at once ran nothing; anything else may mean it is running the tool.
-      if (event.type !== "RUN_ERROR") await evidence.began();
+      // So may a NOT_FOUND: the gateway forwards only questions the upstream asked, so it took an
+      // answer to it before (Agent Framework 1.0.1 runs the tool at ingress, then may fail).
+      const consumed = isCode(event, OutcomeCode.NOT_FOUND);
+      if (event.type !== "RUN_ERROR" || consumed) await evidence.began();
       await evidence.observe(event);
-      yield asRecorded(event, input);
+      yield asRecorded(event, input, approved.length > 0);
       if (event.type === "RUN_FINISHED" || event.type === "RUN_ERROR") return;
     }
   } finally {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingHttpHeaders } from "node:http";
+import type { ResponseHold } from "./response-hold";
 
 /**
  * The headers of the request being served, for the proxy agent that forwards
@@ -7,7 +8,12 @@ import type { IncomingHttpHeaders } from "node:http";
  * not the request; the run it starts inherits this context from the request
  * that started it, so the upstream sees that request's own credentials.
  */
-const current = new AsyncLocalStorage<Readonly<Record<string, string>>>();
+interface RequestContext {
+  readonly headers: Readonly<Record<string, string>>;
+  /** The response of a `POST /agent`, held until the upstream answers. */
+  readonly hold: ResponseHold | undefined;
+}
+const current = new AsyncLocalStorage<RequestContext>();
 
 /** The named headers of `headers`, lower-cased, single-valued. */
 export function pickHeaders(headers: IncomingHttpHeaders, names: readonly string[]): Record<string, string> {
@@ -20,11 +26,16 @@ export function pickHeaders(headers: IncomingHttpHeaders, names: readonly string
   return picked;
 }
 
-export function withForwardedHeaders<T>(headers: Readonly<Record<string, string>>, run: () => T): T {
-  return current.run(headers, run);
+export function withRequestContext<T>(context: RequestContext, run: () => T): T {
+  return current.run(context, run);
 }
 
 /** The forwarded headers of the request this code runs for; none outside a request. */
 export function forwardedHeaders(): Readonly<Record<string, string>> {
-  return current.getStore() ?? {};
+  return current.getStore()?.headers ?? {};
+}
+
+/** The held response of the request this code runs for, if it is one. */
+export function responseHold(): ResponseHold | undefined {
+  return current.getStore()?.hold;
 }

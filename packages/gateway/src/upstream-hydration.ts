@@ -2,7 +2,8 @@ import type { AgUiEvent } from "@agui-outbox/core/protocol";
 import { type Hydrate, scopedId } from "@agui-outbox/server";
 import type { ProxyDeps } from "./proxy-agent";
 import { upstreamInput } from "./proxy-agent";
-import { forwardedHeaders } from "./request-context";
+import { forwardedHeaders, responseHold } from "./request-context";
+import { settleHold } from "./response-hold";
 import { forwardRun } from "./upstream/forward-run";
 
 const LIFECYCLE = new Set(["RUN_STARTED", "RUN_FINISHED", "RUN_ERROR"]);
@@ -15,12 +16,14 @@ const LIFECYCLE = new Set(["RUN_STARTED", "RUN_FINISHED", "RUN_ERROR"]);
  */
 export function upstreamHydration(deps: ProxyDeps, timeoutMs: number): Hydrate {
   return async function* ({ input, identity }): AsyncGenerator<AgUiEvent> {
+    const hold = responseHold();
     const release = await deps.lock.acquire(scopedId(identity, input.threadId));
     try {
       const events = forwardRun(deps.fetch, {
         url: deps.upstream,
         body: upstreamInput({ ...input, messages: [], resume: undefined }, identity),
         headers: forwardedHeaders(),
+        onStatus: (status) => settleHold(hold, status),
         signal: AbortSignal.timeout(timeoutMs),
       });
       for await (const event of events) {

@@ -103,6 +103,42 @@ test("the stream cut after the call's result: the retry is answered from the rec
   expect(resumesOf(threadId)).toHaveLength(1);
 });
 
+test("the upstream says nothing ran after it began (RUN_STARTED, then APPROVAL_TOOL_UNAVAILABLE): forwarded again, runs once", async () => {
+  const threadId = `t-${randomUUID()}`;
+  resumes = [
+    (request) => ({
+      events: [
+        started(request),
+        { type: "RUN_ERROR", code: OutcomeCode.TOOL_UNAVAILABLE, message: "no tool" },
+      ],
+    }),
+    (request) => ({ events: [started(request), result(request), finished(request)] }),
+  ];
+  const { key, body, first } = await approve(threadId);
+  expect(first.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: OutcomeCode.UNAVAILABLE });
+
+  const again = await client.run(body, key);
+  expect(again.types).toEqual(["RUN_STARTED", "TOOL_CALL_RESULT", "RUN_FINISHED"]);
+  expect(resumesOf(threadId)).toHaveLength(2);
+});
+
+test("the upstream no longer holds a question it asked (Agent Framework 1.0.1 after a failure): INDETERMINATE, never forwarded again", async () => {
+  const threadId = `t-${randomUUID()}`;
+  resumes = [
+    // 1.0.1 runs the tool at ingress; the model call after it fails: a bare RUN_ERROR.
+    () => ({ events: [{ type: "RUN_ERROR", code: "RuntimeError", message: "model down" }] }),
+    () => ({ events: [{ type: "RUN_ERROR", code: OutcomeCode.NOT_FOUND, message: "no pending approval" }] }),
+  ];
+  const { key, body, first } = await approve(threadId);
+  expect(first.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: OutcomeCode.UNAVAILABLE });
+
+  const again = await client.run(body, key);
+  expect(again.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: OutcomeCode.INDETERMINATE });
+  const third = await client.run(body, key);
+  expect(third.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: OutcomeCode.INDETERMINATE });
+  expect(resumesOf(threadId)).toHaveLength(2);
+});
+
 test("an upstream RUN_ERROR after it began is a retryable SERVICE_UNAVAILABLE carrying its words", async () => {
   const threadId = `t-${randomUUID()}`;
   resumes = [
@@ -144,9 +180,11 @@ test("two turns of one thread at once reach the upstream one after the other", a
     const turns = [1, 2].map((n) =>
       gatewayClient.open(userTurn(threadId, `turn-${n}-${randomUUID()}`, "hello")),
     );
-    const readers = await Promise.all(turns);
-    await readers[0]?.waitFor((reader) => reader.frames.length >= 1);
+    // The second turn's response waits for the upstream (its status is the upstream's), so only the first is read now.
+    const first = await turns[0];
+    await first?.waitFor((reader) => reader.frames.length >= 1);
     open();
+    const readers = await Promise.all(turns);
     await Promise.all(readers.map((reader) => reader.done));
     expect(slow.requests).toHaveLength(2);
     expect(slow.concurrency.max).toBe(1);

@@ -7,6 +7,7 @@ import {
   approveTwice,
   type BehindGateway,
   behindGateway,
+  expectCliPasses,
   expectMadeUpIdNotFound,
   expectTwoDevicesRunOnce,
   runCheck,
@@ -63,5 +64,9 @@ describe.skipIf(unavailable !== undefined)("the gateway in front of LangGraph", 
   }, async () => {
     const result = await runCheck("drop-retry", running.target);
     expect(result, result.observed).toMatchObject({ pass: true });
+  });
+
+  test("the conformance CLI behind the gateway: every check passes", { timeout: 120_000 }, async () => {
+    await expectCliPasses(running, "langgraph");
   });
 });

@@ -7,6 +7,7 @@ import {
   approveTwice,
   type BehindGateway,
   behindGateway,
+  expectCliPasses,
   expectMadeUpIdNotFound,
   runCheck,
 } from "./support/behind-gateway";
@@ -49,5 +50,9 @@ describe.skipIf(unavailable !== undefined)("the gateway in front of pydantic-ai"
 
   test("a made-up interrupt id: NOT_FOUND and 0 executions", { timeout: 60_000 }, async () => {
     await expectMadeUpIdNotFound(running.target);
+  });
+
+  test("the conformance CLI behind the gateway: every check passes", { timeout: 120_000 }, async () => {
+    await expectCliPasses(running, "pydantic-ai");
   });
 });

@@ -135,6 +135,20 @@ export function describeStoreContract(name: string, open: () => Promise<Contract
       expect(after?.decision).toEqual(approve);
     });
 
+    test("only the run holding the claim undoes its start, and a rollback then leaves it pending", async () => {
+      const store = await fresh();
+      await store.openOccurrences([occurrence("i1")]);
+      expect(await claimOne(store, "r1")).toBe(true);
+      expect(await store.undoExecution(ref("i1"), "r1")).toBe(false);
+      expect(await store.beginExecution(ref("i1"), "r1", 60_000)).toBe(true);
+      expect(await store.undoExecution(ref("i1"), "r2")).toBe(false);
+      expect(await store.undoExecution(ref("i1"), "r1")).toBe(true);
+      const [after] = await store.threadOccurrences(thread);
+      expect(after?.state).toBe(OccurrenceState.claimed);
+      expect(after?.claim?.runId).toBe("r1");
+      expect(await store.beginExecution(ref("i1"), "r1", 60_000)).toBe(true);
+    });
+
     test("only the run holding the claim starts the tool, and only once; only it stores the result", async () => {
       const store = await fresh();
       await store.openOccurrences([occurrence("i1")]);

@@ -11,6 +11,8 @@ export interface UpstreamRequest {
   /** The caller's headers the gateway passes on (authorization, the idempotency key). */
   readonly headers: Readonly<Record<string, string>>;
   readonly signal: AbortSignal;
+  /** Told the upstream's HTTP status as soon as it answers. */
+  readonly onStatus?: (status: number) => void;
 }
 
 /**
@@ -36,6 +38,7 @@ export async function* forwardRun(fetch: FetchLike, request: UpstreamRequest): A
       cause,
     });
   }
+  request.onStatus?.(response.status);
   if (!response.ok) {
     // Read so the connection can be reused; the text is not shown to the caller (it may hold anything).
     await response.text().catch(() => "");

@@ -16,6 +16,7 @@ import {
 import { OutcomeCode } from "@agui-outbox/core/protocol";
 import { expect } from "vitest";
 import type { PythonPeer } from "../../../mock-server/test/interop/python-peer";
+import { GATEWAY_LIMITS, type GatewayFamily, runConformanceCli } from "../interop/gateway-columns";
 import { type RunningGateway, startGateway } from "./start-gateway";
 
 /** A real peer with the gateway in front: requests go to the gateway, the ledger and faults to the peer. */
@@ -118,4 +119,14 @@ export async function expectMadeUpIdNotFound(target: CheckTarget): Promise<void>
     real: "finished",
     after: 1,
   });
+}
+
+/** The conformance CLI against the gateway: every check passes but those the upstream prevents (`GATEWAY_LIMITS`). */
+export async function expectCliPasses(running: BehindGateway, family: GatewayFamily): Promise<void> {
+  const report = await runConformanceCli(`${running.gateway.url}/agent`, running.peer.url);
+  const failed = [...report.results]
+    .filter(([, result]) => !result.pass)
+    .map(([id, result]) => `${id}: ${result.observed}`);
+  const limits = Object.keys(GATEWAY_LIMITS[family] ?? {});
+  expect(failed.map((line) => line.split(":")[0]).sort(), failed.join("\n")).toEqual(limits.sort());
 }

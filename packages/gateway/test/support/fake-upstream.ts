@@ -54,6 +54,8 @@ export async function startFakeUpstream(answer: (request: UpstreamRequest) => Sc
     concurrency.now += 1;
     concurrency.max = Math.max(concurrency.max, concurrency.now);
     res.writeHead(200, { "content-type": "text/event-stream" });
+    // As SSE servers do: the client knows it was taken before the first event.
+    res.flushHeaders();
     try {
       await script.hold;
       for (const event of script.events ?? []) {

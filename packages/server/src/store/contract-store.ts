@@ -42,6 +42,12 @@ export interface ContractStore {
   claim(request: ClaimRequest): Promise<boolean>;
   /** CLAIMED → EXECUTING, only while `runId` holds the claim and no result is stored. */
   beginExecution(ref: OccurrenceRef, runId: string, leaseMs: number): Promise<boolean>;
+  /**
+   * EXECUTING → CLAIMED, only while `runId` holds the claim and no result is
+   * stored: the agent said the tool never ran (a gateway's upstream refusing
+   * after it began), so a rollback leaves PENDING rather than INDETERMINATE.
+   */
+  undoExecution(ref: OccurrenceRef, runId: string): Promise<boolean>;
   /** EXECUTING → EXECUTED with the result, only while `runId` holds the claim. */
   storeResult(ref: OccurrenceRef, runId: string, result: StoredToolResult, leaseMs: number): Promise<boolean>;
   /** Extends the leases of the run's claims and of the run itself. */

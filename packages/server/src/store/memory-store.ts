@@ -169,6 +169,15 @@ export class MemoryStore implements ContractStore {
     return true;
   }
 
+  async undoExecution(ref: OccurrenceRef, runId: string): Promise<boolean> {
+    const row = this.#doc.occurrences[refKey(ref)];
+    if (row === undefined || row.claim?.runId !== runId || row.state !== OccurrenceState.executing)
+      return false;
+    this.#put({ ...row, state: OccurrenceState.claimed });
+    this.#changed();
+    return true;
+  }
+
   async storeResult(
     ref: OccurrenceRef,
     runId: string,

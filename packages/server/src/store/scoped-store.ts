@@ -93,6 +93,7 @@ export function scopeStore(store: ContractStore, identity: string | undefined): 
         claims: request.claims.map((claim) => ({ ...claim, ref: ref(claim.ref) })),
       }),
     beginExecution: (r, runId, leaseMs) => store.beginExecution(ref(r), scope(runId), leaseMs),
+    undoExecution: (r, runId) => store.undoExecution(ref(r), scope(runId)),
     storeResult: (r, runId, result, leaseMs) => store.storeResult(ref(r), scope(runId), result, leaseMs),
     renewLeases: (runId, owner, leaseMs) => store.renewLeases(scope(runId), owner, leaseMs),
     sweep: () => store.sweep(),

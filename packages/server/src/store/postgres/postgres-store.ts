@@ -200,6 +200,15 @@ export class PostgresStore implements ContractStore {
     return result.rowCount === 1;
   }
 
+  async undoExecution(ref: OccurrenceRef, runId: string): Promise<boolean> {
+    const result = await this.#pool.query(
+      `UPDATE ${this.#s}.occurrences SET state = '${OccurrenceState.claimed}', version = version + 1
+       WHERE thread_id = $1 AND interrupt_id = $2 AND claim_run_id = $3 AND state = '${OccurrenceState.executing}'`,
+      [ref.threadId, ref.interruptId, runId],
+    );
+    return result.rowCount === 1;
+  }
+
   async storeResult(
     ref: OccurrenceRef,
     runId: string,
