@@ -89,6 +89,8 @@ describe.skipIf(unavailable !== undefined)(
       expect(attached.status).toBe(200);
       const tail = new SseReader(attached);
       await tail.done;
+      // The run the dead replica owned is ended by another one's sweeper once its lease lapsed.
+      expect(tail.events.at(-1)).toMatchObject({ type: "RUN_ERROR", code: OutcomeCode.UNAVAILABLE });
       received.push(...tail.frames);
       // A retryable end (the dead replica's run, then its claim, lapse) → the same submission again, with backoff.
       for (let tries = 0; tries < 40 && retryable(received.at(-1)?.event); tries += 1) {
