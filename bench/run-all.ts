@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark in sequence, each in its own tsx process so one
 // that fails is reported and the others still run. Iteration counts are env knobs
-// (see each file's header); the exit code is non-zero when a benchmark failed to
+// (see each file's header); BENCH_ONLY=<name>[,<name>…] runs only the files whose names
+// contain one of them (BENCH_ONLY=gateway); the exit code is non-zero when a benchmark failed to
 // run, never because a target was missed.
 //
 // Besides the console, the run is written as a Markdown section for
@@ -27,6 +28,7 @@ const BENCHES: readonly Bench[] = [
   // Benchmark 6 (size) lives in its own file; it runs here when present.
   { file: "bundle-size.ts" },
   { file: "server-postgres.ts" },
+  { file: "gateway.ts" },
 ];
 
 interface Ran {
@@ -123,7 +125,9 @@ console.log(
 );
 const started = performance.now();
 const ran: Ran[] = [];
+const only = process.env.BENCH_ONLY?.split(",").filter(Boolean);
 for (const bench of BENCHES) {
+  if (only !== undefined && !only.some((name) => bench.file.includes(name))) continue;
   if (!existsSync(fileURLToPath(new URL(bench.file, import.meta.url)))) {
     ran.push({
       file: bench.file,

@@ -15,6 +15,9 @@ mock server (a subset): `GET /__ledger` (every execution of the tool), `POST /__
     response closes its connection after `n` SSE frames.
   - `{"point": "mid-tool", "action": "delay", "delayMs": n}`: the tool takes `n` ms, so a
     second request can arrive while it runs.
+  - `{"point": "after-tool", "action": "delay", "delayMs": n}`: the model call that follows
+    the approved tool answers after `n` ms, so the run can be cut between the tool's result
+    and its end.
   - `{"point": "before-claim", "action": "fail"}`: for the next `POST /agent` the tool has
     no implementation (Agent Framework's `declaration_only`), as when a tool server is down.
 
@@ -23,6 +26,7 @@ Run: `.venv/bin/python app.py` (PORT, PEER_LEDGER); `setup.sh` makes `.venv`.
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import inspect
 import json
@@ -50,7 +54,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 LEDGER_PATH = os.environ.get("PEER_LEDGER", os.path.join(os.path.dirname(__file__), ".ledger.jsonl"))
-SUPPORTED_FAULTS = {("after-tool", "fail"), ("mid-stream", "drop"), ("mid-tool", "delay"), ("before-claim", "fail")}
+SUPPORTED_FAULTS = {("after-tool", "fail"), ("after-tool", "delay"), ("mid-stream", "drop"), ("mid-tool", "delay"), ("before-claim", "fail")}
 
 # The thread a request belongs to, read by the ASGI wrapper below before the endpoint
 # runs: the tool records it in the ledger (Agent Framework does not pass it to tools).
@@ -150,18 +154,29 @@ class ScriptedChatClient(FunctionInvocationLayer, ChatMiddlewareLayer, BaseChatC
     """A model that always makes the same moves: propose the deployment, then report it."""
 
     def _inner_get_response(self, *, messages, stream, options, **kwargs):  # noqa: ANN001, ANN003, ANN202
-        contents = self._next_move(list(messages))
+        messages = list(messages)
+        pause = self._pause_after_tool(messages)
+        contents = self._next_move(messages)
         if stream:
 
             async def updates():  # noqa: ANN202
+                await asyncio.sleep(pause)
                 yield ChatResponseUpdate(role="assistant", contents=contents)
 
             return ResponseStream(updates(), finalizer=ChatResponse.from_updates)
 
         async def response() -> ChatResponse:
+            await asyncio.sleep(pause)
             return ChatResponse(messages=[Message(role="assistant", contents=contents)])
 
         return response()
+
+    def _pause_after_tool(self, messages: list[Message]) -> float:
+        """Seconds the answer after a tool result waits (armed `after-tool` delay), without blocking the server."""
+        if not any(content.type == "function_result" for message in messages for content in message.contents):
+            return 0
+        delay = faults.take("after-tool", "delay", current_thread.get())
+        return int(delay.get("delayMs", 1000)) / 1000 if delay else 0
 
     def _next_move(self, messages: list[Message]) -> list[Content]:
         results = [content for message in messages for content in message.contents if content.type == "function_result"]

@@ -9,14 +9,20 @@ export interface CliArgs {
   readonly host: string;
   readonly store: StoreSpec;
   readonly cors: boolean;
+  /** How long a claim or run survives its replica (`claimLeaseMs`); undefined: the library's. */
+  readonly leaseMs: number | undefined;
+  /** How often lapsed leases are swept (`sweepIntervalMs`); undefined: the library's. */
+  readonly sweepMs: number | undefined;
   readonly help: boolean;
 }
 
 export const USAGE = `usage: agui-outbox-gateway --upstream <url> [--port 8787] [--host 127.0.0.1]
                            [--store memory|file:<dir>|postgres://…] [--cors]
+                           [--lease-ms 30000] [--sweep-ms 5000]
 
 Serves the AG-UI recovery contract at http://<host>:<port>/agent in front of the
-AG-UI endpoint <url>.`;
+AG-UI endpoint <url>. Replicas share one postgres:// store; a dead replica's
+claims and runs are taken over once its lease (--lease-ms) lapses.`;
 
 const ArgsSchema = z.object({
   upstream: z.url({ protocol: /^https?$/, error: "--upstream must be an http(s) URL" }),
@@ -28,6 +34,8 @@ const ArgsSchema = z.object({
   host: z.string().min(1, "--host must not be empty"),
   store: z.string(),
   cors: z.boolean(),
+  "lease-ms": z.coerce.number().int().min(100, "--lease-ms must be a whole number ≥ 100").optional(),
+  "sweep-ms": z.coerce.number().int().min(10, "--sweep-ms must be a whole number ≥ 10").optional(),
 });
 
 /** The command line, checked; a {@link GatewayError} `invalid_options` names the first bad flag. */
@@ -42,6 +50,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         host: { type: "string", default: "127.0.0.1" },
         store: { type: "string", default: "memory" },
         cors: { type: "boolean", default: false },
+        "lease-ms": { type: "string" },
+        "sweep-ms": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -50,7 +60,16 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     throw new GatewayError(GatewayErrorKind.invalidOptions, (cause as Error).message, { cause });
   }
   if (values.help === true) {
-    return { upstream: "", port: 0, host: "", store: { kind: "memory" }, cors: false, help: true };
+    return {
+      upstream: "",
+      port: 0,
+      host: "",
+      store: { kind: "memory" },
+      cors: false,
+      leaseMs: undefined,
+      sweepMs: undefined,
+      help: true,
+    };
   }
   if (values.upstream === undefined)
     throw new GatewayError(GatewayErrorKind.invalidOptions, "--upstream is required");
@@ -62,5 +81,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     );
   }
   const { upstream, port, host, store, cors } = parsed.data;
-  return { upstream, port, host, store: parseStoreSpec(store), cors, help: false };
+  const leaseMs = parsed.data["lease-ms"];
+  const sweepMs = parsed.data["sweep-ms"];
+  return { upstream, port, host, store: parseStoreSpec(store), cors, leaseMs, sweepMs, help: false };
 }

@@ -4,7 +4,7 @@ import { createHttpServer } from "@agui-outbox/server";
 import { parseCliArgs, USAGE } from "./cli-args";
 import { createGateway } from "./gateway";
 import { GatewayError } from "./gateway-error";
-import { openStore } from "./open-store";
+import { openStore, openThreadLock } from "./open-store";
 
 async function main(argv: readonly string[]): Promise<void> {
   const args = parseCliArgs(argv);
@@ -12,8 +12,14 @@ async function main(argv: readonly string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const store = await openStore(args.store);
-  const gateway = createGateway({ upstream: args.upstream, store });
+  const gateway = createGateway({
+    upstream: args.upstream,
+    store: await openStore(args.store),
+    // On Postgres, one run per thread across every replica on the database.
+    threadLock: await openThreadLock(args.store),
+    ...(args.leaseMs === undefined ? {} : { claimLeaseMs: args.leaseMs }),
+    ...(args.sweepMs === undefined ? {} : { sweepIntervalMs: args.sweepMs }),
+  });
   const http = createHttpServer(gateway.handler({ cors: args.cors }));
   await new Promise<void>((resolve) => http.listen(args.port, args.host, resolve));
   const { port } = http.address() as AddressInfo;

@@ -9,7 +9,7 @@ import { GatewayError, GatewayErrorKind } from "./gateway-error";
 import { type ProxyDeps, proxyAgent } from "./proxy-agent";
 import { pickHeaders, withRequestContext } from "./request-context";
 import { ResponseHold } from "./response-hold";
-import { ThreadLock } from "./thread-lock";
+import { InProcessThreadLock, type ThreadLock } from "./thread-lock";
 import type { FetchLike } from "./upstream/forward-run";
 import { upstreamHydration } from "./upstream-hydration";
 
@@ -30,6 +30,12 @@ export interface GatewayOptions extends LibraryOptions {
   readonly hydrateTimeoutMs?: number;
   /** Published in capabilities. @default { name: "agui-outbox gateway" } */
   readonly name?: string;
+  /**
+   * One upstream run per thread at a time. Replicas on one Postgres need
+   * `PostgresThreadLock` (`@agui-outbox/gateway/postgres`); closed by `close`.
+   * @default an InProcessThreadLock (this process only)
+   */
+  readonly threadLock?: ThreadLock;
 }
 
 export interface Gateway {
@@ -37,7 +43,7 @@ export interface Gateway {
   handler(options?: NodeHandlerOptions): NodeHandler;
   /** The server library underneath (sweeps, shutdown, the engine). */
   readonly server: ContractServer;
-  /** Ends live runs with a retryable `RUN_ERROR`, stops the sweeper, closes the store. */
+  /** Ends live runs with a retryable `RUN_ERROR`, stops the sweeper, closes the store and the thread lock. */
   close(): Promise<void>;
 }
 
@@ -71,13 +77,14 @@ function checkedUpstream(upstream: string): string {
  * ```
  */
 export function createGateway(options: GatewayOptions): Gateway {
-  const { upstream, forwardHeaders, fetch, hydrateTimeoutMs, name, ...library } = options;
+  const { upstream, forwardHeaders, fetch, hydrateTimeoutMs, name, threadLock, ...library } = options;
+  const lock: ThreadLock = threadLock ?? new InProcessThreadLock();
   let engine: ContractServer["engine"] | undefined;
   const deps: ProxyDeps = {
     upstream: checkedUpstream(upstream),
     fetch: fetch ?? ((url, init) => globalThis.fetch(url, init)),
     store: options.store,
-    lock: new ThreadLock(),
+    lock,
     // The agent runs only once the server below exists.
     settings: () => (engine as ContractServer["engine"]).options,
   };
@@ -101,6 +108,9 @@ export function createGateway(options: GatewayOptions): Gateway {
         return withRequestContext({ headers, hold }, () => inner(req, hold?.response ?? res, next));
       };
     },
-    close: () => server.close(),
+    async close() {
+      await server.close();
+      await lock.close?.();
+    },
   };
 }

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { type ContractStore, createFileStore, MemoryStore } from "@agui-outbox/server";
 import { GatewayError, GatewayErrorKind } from "./gateway-error";
+import { InProcessThreadLock, type ThreadLock } from "./thread-lock";
 
 /** Where the record lives, as the command line names it. */
 export type StoreSpec =
@@ -32,4 +33,11 @@ export async function openStore(spec: StoreSpec): Promise<ContractStore> {
       return PostgresStore.open({ connectionString: spec.connectionString });
     }
   }
+}
+
+/** One run per thread: across every replica on the database for Postgres, else in this process. */
+export async function openThreadLock(spec: StoreSpec): Promise<ThreadLock> {
+  if (spec.kind !== "postgres") return new InProcessThreadLock();
+  const { PostgresThreadLock } = await import("./postgres-thread-lock");
+  return new PostgresThreadLock({ connectionString: spec.connectionString });
 }

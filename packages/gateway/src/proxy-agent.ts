@@ -66,11 +66,20 @@ function asRecorded(event: AgUiEvent, input: RunAgentInput, mayHaveRun: boolean)
 const isCode = (event: AgUiEvent, code: string) =>
   event.type === "RUN_ERROR" && (event as { code?: string }).code === code;
 
-/** A retry whose approved tools all ran in an earlier attempt: their stored results, and the run ends. */
-function* answerFromRecord(calls: readonly ApprovedCall[], input: RunAgentInput): Generator<AgUiEvent> {
+/**
+ * A retry whose approved tools all ran in an earlier attempt: their stored
+ * results, and the run ends. A result this run's log already carries (an
+ * attempt cut after it, on this replica or a dead one) is not sent twice: the
+ * client re-attached through it or reads it there.
+ */
+function* answerFromRecord(
+  calls: readonly ApprovedCall[],
+  input: RunAgentInput,
+  logged: ReadonlySet<string>,
+): Generator<AgUiEvent> {
   for (const { occurrence } of calls) {
     const result = occurrence.result;
-    if (result === null) continue;
+    if (result === null || logged.has(result.messageId)) continue;
     yield {
       type: "TOOL_CALL_RESULT",
       messageId: result.messageId,
@@ -98,7 +107,13 @@ async function* proxyTurn(deps: ProxyDeps, turn: AgentTurn): AsyncGenerator<AgUi
     // Sending it again could run it again (LangGraph would): the record already has what it did.
     if (approved.length > 0 && approved.every(({ occurrence }) => occurrence.result !== null)) {
       hold?.open();
-      yield* answerFromRecord(approved, input);
+      const frames = await store.frames(input.runId, 0);
+      const logged = new Set(
+        frames.flatMap(({ event }) =>
+          event.type === "TOOL_CALL_RESULT" ? [(event as { messageId: string }).messageId] : [],
+        ),
+      );
+      yield* answerFromRecord(approved, input, logged);
       return;
     }
     const occurrences = input.resume === undefined ? [] : await store.threadOccurrences(input.threadId);

@@ -1,13 +1,22 @@
 /**
  * One upstream run at a time per key (identity and thread): servers such as
  * LangGraph's adapter let two runs of one thread read the same checkpoint and
- * both run its tool. Waiters go in arrival order. In one process only: replicas
- * still exclude each other per interrupt through the store's claims.
+ * both run its tool. `acquire` resolves once `key` is free, with the function
+ * that frees it again.
  */
-export class ThreadLock {
+export interface ThreadLock {
+  acquire(key: string): Promise<() => void>;
+  /** Frees what the lock holds (connections); called by the gateway's `close`. */
+  close?(): Promise<void>;
+}
+
+/**
+ * {@link ThreadLock} in this process, waiters in arrival order: enough for one
+ * gateway; replicas on one Postgres share `PostgresThreadLock` instead.
+ */
+export class InProcessThreadLock implements ThreadLock {
   readonly #tails = new Map<string, Promise<void>>();
 
-  /** Resolves once `key` is free, with the function that frees it again. */
   async acquire(key: string): Promise<() => void> {
     const before = this.#tails.get(key) ?? Promise.resolve();
     let free!: () => void;

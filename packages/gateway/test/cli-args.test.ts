@@ -8,6 +8,8 @@ test("the command line with its defaults", () => {
     host: "127.0.0.1",
     store: { kind: "memory" },
     cors: false,
+    leaseMs: undefined,
+    sweepMs: undefined,
     help: false,
   });
   expect(
@@ -19,8 +21,18 @@ test("the command line with its defaults", () => {
       "--store",
       "file:/tmp/gw",
       "--cors",
+      "--lease-ms",
+      "2000",
+      "--sweep-ms",
+      "250",
     ]),
-  ).toMatchObject({ port: 0, store: { kind: "file", dir: "/tmp/gw" }, cors: true });
+  ).toMatchObject({
+    port: 0,
+    store: { kind: "file", dir: "/tmp/gw" },
+    cors: true,
+    leaseMs: 2000,
+    sweepMs: 250,
+  });
 });
 
 test.each([
@@ -34,6 +46,7 @@ test.each([
     "--store must be memory, file:<dir> or postgres://…",
   ],
   [["--upstream", "http://x/agent", "--bogus"], "Unknown option '--bogus'"],
+  [["--upstream", "http://x/agent", "--lease-ms", "5"], "--lease-ms must be a whole number ≥ 100"],
 ])("%j is a typed invalid_options error: %s", (argv, message) => {
   let thrown: unknown;
   try {

@@ -277,7 +277,9 @@ export class MemoryStore implements ContractStore {
   }
 
   async frames(runId: string, afterSeq: number): Promise<StoredFrame[]> {
-    return (this.#doc.frames[runId] ?? []).filter((frame) => frame.seq > afterSeq);
+    const frames = this.#doc.frames[runId] ?? [];
+    // Gap-free from its first seq: a slice, not a scan (a live reader reads once per event).
+    return frames.slice(Math.max(0, afterSeq - (frames[0]?.seq ?? 1) + 1));
   }
 
   async run(runId: string): Promise<RunRecord | undefined> {

@@ -50,7 +50,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgres(): Promise<TestPostgres> {
+/** `fsync: true` for measurements that must pay for durable commits (benchmarks); tests run without. */
+export async function startPostgres(options: { readonly fsync?: boolean } = {}): Promise<TestPostgres> {
   const bin = findBinaries();
   if (bin === undefined) throw new Error(postgresUnavailable());
   const dir = mkdtempSync(join(tmpdir(), "agui-pg-"));
@@ -74,7 +75,8 @@ export async function startPostgres(): Promise<TestPostgres> {
   for (let attempt = 1; ; attempt += 1) {
     port = pinned ?? (await freePort());
     // fsync off: a test database need not survive a power cut, and the machine is shared.
-    const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
+    const fsync = options.fsync === true ? "on" : "off";
+    const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${fsync} -c max_connections=200`;
     try {
       run("pg_ctl", ["-D", data, "-o", serverOptions, "-l", join(dir, "log"), "-w", "-t", "60", "start"]);
       break;

@@ -1,0 +1,241 @@
+// The recovery gateway beside the bare upstream, in one run:
+//   1. added latency to a resume's first byte: POST → the first byte of the response body,
+//      through the gateway minus straight to the upstream (p50, p95), on a memory store and
+//      on Postgres (fsync on);
+//   2. events/s of one long run through the gateway against the upstream's own
+//      (median of alternating samples; goal ≥ 0.9×), memory and Postgres;
+//   3. resumes/s through gateways on Postgres with fsync on: one replica, and three on one
+//      database (each with its own store and the shared thread lock), beside the bare upstream.
+// The upstream is Node, in this process: the mock server's Agent Framework 1.7 emulation
+// (af-lifecycle, a 5 ms tool) for resumes, a scripted SSE server for throughput — a
+// Python upstream would hide the gateway's cost behind its own.
+//
+//   npx tsx --conditions=@agui-outbox/source bench/gateway.ts
+//   BENCH_GATEWAY_RESUMES=100 BENCH_GATEWAY_EVENTS=5000 BENCH_GATEWAY_SAMPLES=5 BENCH_CONCURRENCY=8 …
+import { randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createGateway, type Gateway, type ThreadLock } from "../packages/gateway/src/index";
+import { PostgresThreadLock } from "../packages/gateway/src/postgres";
+import { startFakeUpstream } from "../packages/gateway/test/support/fake-upstream";
+import { startMockTarget } from "../packages/mock-server/test/interop/interop-targets";
+import { type ContractStore, MemoryStore } from "../packages/server/src/index";
+import { PostgresStore } from "../packages/server/src/store/postgres";
+import { postgresUnavailable, startPostgres } from "../packages/server/test/support/postgres";
+
+const RESUMES = Number(process.env.BENCH_GATEWAY_RESUMES ?? 100);
+const EVENTS = Number(process.env.BENCH_GATEWAY_EVENTS ?? 5_000);
+const SAMPLES = Number(process.env.BENCH_GATEWAY_SAMPLES ?? 5);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+
+interface Endpoint {
+  /** The run endpoint (`…/agent`). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+async function gatewayIn(upstream: string, store: ContractStore, threadLock?: ThreadLock): Promise<Endpoint> {
+  const gateway: Gateway = createGateway({
+    upstream,
+    store,
+    sweepIntervalMs: 1_000,
+    ...(threadLock ? { threadLock } : {}),
+  });
+  const http: Server = createServer(gateway.handler());
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/agent`,
+    async close() {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+      await gateway.close();
+    },
+  };
+}
+
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+const median = (values: readonly number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+const range = (values: readonly number[]) =>
+  `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
+
+/** POSTs a run; resolves with the ms to the body's first byte and to its end, and the whole text. */
+async function timedPost(url: string, body: unknown, key?: string) {
+  const sent = performance.now();
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "text/event-stream",
+      ...(key ? { "idempotency-key": key } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let firstByte = Number.NaN;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (Number.isNaN(firstByte)) firstByte = performance.now() - sent;
+    text += decoder.decode(value, { stream: true });
+  }
+  return { firstByte, total: performance.now() - sent, text };
+}
+
+/** Asks to deploy on a fresh thread (untimed); returns the resume that approves it. */
+async function askedResume(url: string) {
+  const threadId = `bench-${randomUUID()}`;
+  const { text } = await timedPost(url, {
+    threadId,
+    runId: randomUUID(),
+    messages: [{ id: randomUUID(), role: "user", content: "please deploy to prod" }],
+  });
+  const interrupt = /"interrupts":\[\{"id":"([^"]+)"/.exec(text)?.[1];
+  if (interrupt === undefined) throw new Error(`no question asked: ${text.slice(0, 300)}`);
+  const key = randomUUID();
+  const payload = { approved: true, accepted: true };
+  const resume = [
+    { interruptId: interrupt, status: "resolved", payload, metadata: { "x-idempotency-key": key } },
+  ];
+  return { body: { threadId, runId: randomUUID(), messages: [], resume }, key };
+}
+
+/**
+ * `count` resumes, `concurrency` at a time, spread over `urls`; the questions are asked first,
+ * untimed. First bytes are read one at a time (no queueing in them); rates with CONCURRENCY.
+ */
+async function resumes(urls: readonly string[], concurrency = CONCURRENCY, count = RESUMES) {
+  const asked: Awaited<ReturnType<typeof askedResume>>[] = [];
+  for (let index = 0; index < count; index += 1)
+    asked.push(await askedResume(urls[index % urls.length] as string));
+  const firstBytes: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let index = next++; index < asked.length; index = next++) {
+        const { body, key } = asked[index] as (typeof asked)[number];
+        // Another replica than the one that asked, as behind a balancer.
+        const { firstByte, text } = await timedPost(urls[(index + 1) % urls.length] as string, body, key);
+        if (!text.includes('"RUN_FINISHED"')) throw new Error(`a resume did not finish: ${text.slice(-300)}`);
+        firstBytes.push(firstByte);
+      }
+    }),
+  );
+  const perSecond = count / ((performance.now() - started) / 1000);
+  firstBytes.sort((a, b) => a - b);
+  return { perSecond, p50: percentile(firstBytes, 50), p95: percentile(firstBytes, 95) };
+}
+
+/** Events per second of one run of EVENTS text deltas, read to its end. */
+async function throughput(url: string): Promise<number> {
+  const { total, text } = await timedPost(url, {
+    threadId: `bench-${randomUUID()}`,
+    runId: randomUUID(),
+    messages: [{ id: randomUUID(), role: "user", content: "talk" }],
+  });
+  if (!text.includes('"RUN_FINISHED"')) throw new Error(`the long run did not finish: ${text.slice(-300)}`);
+  return (EVENTS + 4) / (total / 1000);
+}
+
+const say = (line: string) => console.log(line);
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+const mock = await startMockTarget("af-lifecycle");
+const bare = `${mock.url}/agent`;
+const talker = await startFakeUpstream(({ body: { threadId, runId } }) => ({
+  events: [
+    { type: "RUN_STARTED", threadId, runId },
+    { type: "TEXT_MESSAGE_START", messageId: `m-${runId}`, role: "assistant" },
+    ...Array.from({ length: EVENTS }, (_, index) => ({
+      type: "TEXT_MESSAGE_CONTENT",
+      messageId: `m-${runId}`,
+      delta: `word ${index} `,
+    })),
+    { type: "TEXT_MESSAGE_END", messageId: `m-${runId}` },
+    { type: "RUN_FINISHED", threadId, runId, outcome: { type: "success" } },
+  ],
+}));
+
+say(
+  `gateway vs bare upstream: ${RESUMES} resumes ${CONCURRENCY} at a time; ${EVENTS}-event runs × ${SAMPLES}`,
+);
+const bareResumes = await resumes([bare]);
+const bareLatency = await resumes([bare], 1);
+say(`   bare upstream resumes/s                    ${bareResumes.perSecond.toFixed(0)}`);
+say(`   bare upstream first byte (one at a time)   p50 ${ms(bareLatency.p50)}   p95 ${ms(bareLatency.p95)}`);
+
+async function compare(label: string, open: (upstream: string) => Promise<Endpoint>) {
+  const resumeGateway = await open(bare);
+  const through = await resumes([resumeGateway.url]);
+  const latency = await resumes([resumeGateway.url], 1);
+  await resumeGateway.close();
+  say(`   ${`${label}: resumes/s`.padEnd(42)} ${through.perSecond.toFixed(0)}`);
+  say(`   ${`${label}: first byte`.padEnd(42)} p50 ${ms(latency.p50)}   p95 ${ms(latency.p95)}`);
+  say(
+    `   ${`${label}: added to first byte`.padEnd(42)} p50 ${ms(latency.p50 - bareLatency.p50)}   p95 ${ms(latency.p95 - bareLatency.p95)}`,
+  );
+  const streamGateway = await open(talker.url);
+  const ratios: number[] = [];
+  const own: number[] = [];
+  const via: number[] = [];
+  for (let sample = 0; sample < SAMPLES; sample += 1) {
+    // Alternating, so drift in the machine's load falls on both alike.
+    const upstreamRate = await throughput(talker.url);
+    const gatewayRate = await throughput(streamGateway.url);
+    own.push(upstreamRate);
+    via.push(gatewayRate);
+    ratios.push(gatewayRate / upstreamRate);
+  }
+  await streamGateway.close();
+  say(`   ${`${label}: events/s upstream`.padEnd(42)} ${median(own).toFixed(0)} (${range(own)})`);
+  say(`   ${`${label}: events/s through the gateway`.padEnd(42)} ${median(via).toFixed(0)} (${range(via)})`);
+  const ratio = median(ratios);
+  say(
+    `   ${`${label}: events/s gateway/upstream`.padEnd(42)} ${ratio.toFixed(2)}× (${Math.min(...ratios).toFixed(2)}×–${Math.max(...ratios).toFixed(2)}×)   target ≥ 0.9×   ${ratio >= 0.9 ? "met" : "NOT MET"}`,
+  );
+}
+
+await compare("memory store", (upstream) => gatewayIn(upstream, new MemoryStore()));
+const unavailable = postgresUnavailable();
+if (unavailable === undefined) {
+  const postgres = await startPostgres({ fsync: true });
+  const onPostgres = async (upstream: string) => {
+    // A schema of its own per gateway: the runs of one measurement never meet the other's.
+    const store = await PostgresStore.open({
+      connectionString: postgres.url,
+      schema: `gw_${randomUUID().slice(0, 8)}`,
+    });
+    return gatewayIn(upstream, store, new PostgresThreadLock({ connectionString: postgres.url }));
+  };
+  try {
+    await compare("Postgres (fsync on), 1 replica", onPostgres);
+    // Three replicas on one database: one schema, opened (migrated) once before the others.
+    const shared = "gw_three";
+    await (await PostgresStore.open({ connectionString: postgres.url, schema: shared })).close();
+    const three = await Promise.all(
+      [1, 2, 3].map(async () =>
+        gatewayIn(
+          bare,
+          await PostgresStore.open({ connectionString: postgres.url, schema: shared }),
+          new PostgresThreadLock({ connectionString: postgres.url }),
+        ),
+      ),
+    );
+    const spread = await resumes(three.map((replica) => replica.url));
+    await Promise.all(three.map((replica) => replica.close()));
+    say(`   ${"Postgres (fsync on), 3 replicas: resumes/s".padEnd(42)} ${spread.perSecond.toFixed(0)}`);
+  } finally {
+    postgres.stop();
+  }
+} else {
+  say(`   ${unavailable}: the Postgres rows are skipped.`);
+}
+await talker.close();
+await mock.close();

@@ -1,0 +1,1 @@
+export { PostgresThreadLock, type PostgresThreadLockOptions } from "./postgres-thread-lock";
