@@ -1,7 +1,14 @@
 // A second tab or device answering differently: one answer applies, the other is shown as
 // answered elsewhere, and the tool runs at most once.
 import type { Page } from "@playwright/test";
-import { approvalCard, askToDeploy, cardStatus, conversation, openThread, outboxRows } from "../support/demo-page";
+import {
+  approvalCard,
+  askToDeploy,
+  cardStatus,
+  conversation,
+  openThread,
+  outboxRows,
+} from "../support/demo-page";
 import { expect, test } from "../support/fixtures";
 
 async function trayStates(page: Page): Promise<string[]> {
