@@ -101,6 +101,7 @@ const entry: ShapeOf<OutboxEntry> = {
   cursor: objectOf(cursor, Rest.keep),
   lastError: nullable(objectOf(entryError, Rest.keep)),
   verdictDetail: nullable(string),
+  rule: optional(string),
   replayed: optional(boolean),
   recordedDecisions: optional(arrayOf(objectOf(recordedDecision, Rest.strip))),
   resentAt: optional(number),
