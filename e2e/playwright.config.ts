@@ -129,6 +129,20 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 60_000,
+  // A missing baseline fails instead of being written: only `--update-snapshots` writes one.
+  updateSnapshots: "none",
+  expect: {
+    // Pictures of this machine kind are identical run to run (0 pixels in three runs): a
+    // tight tolerance, so one changed word or a border colour fails (a 1% ratio let a
+    // changed line through). `threshold` is pixelmatch's per-pixel colour distance.
+    toHaveScreenshot: {
+      animations: "disabled",
+      caret: "hide",
+      scale: "css",
+      threshold: 0.05,
+      maxDiffPixels: 8,
+    },
+  },
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${demoPort}`,

@@ -148,16 +148,18 @@ import { InMemoryLockManager } from "@agui-outbox/core/testing";
 import { checkAnswer } from "@agui-outbox/core/validator";
 import { verdictTableMarkdown } from "@agui-outbox/core/verdict-table";
 import { DefaultApprovalCard, OutboxProvider, useApproval, type UseThreadResult } from "@agui-outbox/react";
+import { inspectorReport, OutboxDevtools } from "@agui-outbox/react/devtools";
 
 const state: OutboxEntry["state"] = EntryState.applied;
 const message: Message | undefined = undefined;
 const thread: UseThreadResult | undefined = undefined;
 export const used = [createOutboxClient, loadAnswerValidator, AgentRoute, InMemoryLockManager, checkAnswer,
-  verdictTableMarkdown, DefaultApprovalCard, OutboxProvider, useApproval, state, message, thread];
+  verdictTableMarkdown, DefaultApprovalCard, OutboxProvider, useApproval, OutboxDevtools, inspectorReport, state,
+  message, thread];
 `;
 
 const NODE_IMPORTS = `const entries = ["@agui-outbox/core", "@agui-outbox/core/protocol", "@agui-outbox/core/validator",
-  "@agui-outbox/core/testing", "@agui-outbox/core/verdict-table", "@agui-outbox/react"];
+  "@agui-outbox/core/testing", "@agui-outbox/core/verdict-table", "@agui-outbox/react", "@agui-outbox/react/devtools"];
 for (const entry of entries) {
   const module = await import(entry);
   if (Object.keys(module).length === 0) throw new Error(entry + " has no exports");

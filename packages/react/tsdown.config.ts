@@ -1,4 +1,6 @@
 import { defineConfig } from "tsdown";
 import { packageBuild } from "../../scripts/package-build.ts";
 
-export default defineConfig(packageBuild({ index: "src/index.ts" }, { copy: ["src/styles.css"] }));
+export default defineConfig(
+  packageBuild({ index: "src/index.ts", devtools: "src/devtools/index.ts" }, { copy: ["src/styles.css"] }),
+);

@@ -156,6 +156,8 @@ export interface OutboxEntry {
   readonly lastError: EntryError | null;
   /** Human-readable explanation of the verdict, when there is one. */
   readonly verdictDetail: string | null;
+  /** The `VERDICT_TABLE` row of the last verdict, for an inspector or a bug report; absent before one. */
+  readonly rule?: string;
   /** Applied by replaying the server's record of an earlier delivery: nothing ran again. */
   readonly replayed?: boolean;
   /** For "answered elsewhere": the decisions the server recorded, to show instead of ours. */

@@ -581,3 +581,16 @@ test("no action sequence moves a final entry back, and every step keeps the entr
   // The sequences must actually reach final states for the property to mean anything.
   expect(finals).toBeGreaterThan(100);
 });
+
+test("every verdict leaves its rule id on the entry, for the inspector and a bug report", () => {
+  for (const kind of ["applied", "lost", "retry", "paused", "hydrate_then_decide"] as const) {
+    const next = reduceEntry(inState("sending"), {
+      type: "verdict",
+      verdict: verdicts[kind],
+      at: T0 + 80,
+      nextAttemptAt: T0 + 1000,
+    });
+    expect(next.rule, kind).toBe(verdicts[kind].rule);
+  }
+  expect(fresh().rule).toBeUndefined();
+});

@@ -126,6 +126,7 @@ function applyVerdict(
     nextAttemptAt: next,
     lastError,
     verdictDetail: verdict.reason,
+    rule: verdict.rule,
     updatedAt: at,
   });
   switch (verdict.kind) {

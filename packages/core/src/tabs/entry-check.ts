@@ -79,6 +79,7 @@ const entry: S.ShapeOf<OutboxEntry> = {
   cursor: S.objectOf(cursor, S.Rest.keep),
   lastError: S.nullable(S.objectOf(entryError, S.Rest.keep)),
   verdictDetail: S.nullable(S.string),
+  rule: S.optional(S.string),
   replayed: S.optional(S.boolean),
   recordedDecisions: S.optional(S.arrayOf(S.objectOf(recordedDecision, S.Rest.strip))),
   resentAt: S.optional(S.number),

@@ -82,6 +82,7 @@ export const OutboxEntrySchema = z.looseObject({
   cursor: EntryCursorSchema,
   lastError: z.nullable(EntryErrorSchema),
   verdictDetail: z.nullable(z.string()),
+  rule: z.exactOptional(z.string()),
   replayed: z.exactOptional(z.boolean()),
   recordedDecisions: z.exactOptional(z.array(RecordedDecisionSchema)),
   resentAt: z.exactOptional(z.number()),
