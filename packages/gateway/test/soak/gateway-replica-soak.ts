@@ -19,6 +19,7 @@ import {
   startAgentFrameworkPeer,
 } from "../../../mock-server/test/interop/agent-framework-peer";
 import { SseReader } from "../../../mock-server/test/support/sse-reader";
+import { checkAnswer, createSoak, gapFree, sleep, soakWithKills } from "../../../server/test/soak/soak-kit";
 import { ContractClient } from "../../../server/test/support/contract-client";
 import { postgresUnavailable, startPostgres } from "../../../server/test/support/postgres";
 import { startRoundRobinProxy } from "../../../server/test/support/round-robin-proxy";
@@ -29,20 +30,8 @@ const SEED = Number(process.env.SOAK_SEED ?? 1);
 const PARALLEL = Number(process.env.SOAK_PARALLEL ?? 3);
 const KILL_EVERY = Number(process.env.SOAK_KILL_EVERY ?? 8);
 
-/** mulberry32: a small seeded generator, so a failing seed replays the same faults. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = seeded(SEED);
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const soak = createSoak(SEED);
+const { random, pick, violations } = soak;
 
 const unavailable = peerUnavailableReason("current") ?? postgresUnavailable();
 if (unavailable !== undefined) {
@@ -61,7 +50,6 @@ const FAULTS: readonly (Record<string, unknown> | undefined)[] = [
 const postgres = await startPostgres();
 const peer = await startAgentFrameworkPeer("current");
 const replicas = new GatewayReplicas({ upstream: `${peer.url}/agent`, store: postgres.url, count: 3 });
-const violations: string[] = [];
 const verdicts = new Map<string, number>();
 let kills = 0;
 try {
@@ -75,21 +63,13 @@ try {
     chaos: (f: readonly Record<string, unknown>[]) => peer.chaos(f),
   };
 
-  const gapFree = (reader: SseReader, label: string) => {
-    const seqs = reader.frames.map((frame) => Number(frame.id?.split(":").at(-1)));
-    for (let index = 1; index < seqs.length; index += 1) {
-      if (seqs[index] !== (seqs[index - 1] ?? 0) + 1)
-        violations.push(`${label}: cursor gap ${seqs.join(",")}`);
-    }
-  };
-
   /** One read of a submission: POST, maybe dropped after a frame, then re-attached (through the balancer). */
   async function attempt(body: unknown, key: string, runId: string, drop: boolean) {
     const reader = await client.open(body, key).catch(() => undefined);
     if (reader === undefined) return [];
     if (!drop) {
       await reader.done;
-      gapFree(reader, runId);
+      gapFree(soak, reader, runId);
       return reader.frames;
     }
     await reader.waitFor((r) => r.frames.length >= 1).catch(() => {});
@@ -140,42 +120,16 @@ try {
     }
     verdicts.set(verdict ?? "none", (verdicts.get(verdict ?? "none") ?? 0) + 1);
     const ran = (await peer.ledger()).filter((entry) => entry.threadId === threadId).length;
-    if (verdict === undefined) violations.push(`${threadId}: no verdict after 80 tries (a dead end)`);
-    if (ran > 1) violations.push(`${threadId}: the tool ran ${ran} times`);
-    if (new Set(results).size > 1)
-      violations.push(`${threadId}: ${new Set(results).size} different tool results`);
-    if (results.length > new Set(results).size) violations.push(`${threadId}: a tool result received twice`);
-    if (verdict === "applied" && approve && ran !== 1)
-      violations.push(`${threadId}: applied an approval, but the tool ran ${ran} times`);
-    if (!approve && ran !== 0) violations.push(`${threadId}: rejected, but the tool ran`);
+    checkAnswer(soak, { threadId, verdict, approved: approve, ran, results });
   }
 
-  let next = 0;
-  let done = 0;
-  const chaos = (async () => {
-    let lastKill = 0;
-    while (done < RUNS) {
-      await sleep(50);
-      if (done - lastKill < KILL_EVERY) continue;
-      lastKill = done;
-      const victim = pick(replicas.replicas).id;
-      await replicas.kill(victim);
-      kills += 1;
-      await sleep(300);
-      await replicas.restart(victim);
-    }
-  })().catch((error: unknown) => {
-    violations.push(`chaos: a gateway did not come back (${(error as Error).message.split("\n")[0]})`);
+  kills = await soakWithKills(soak, {
+    runs: RUNS,
+    parallel: PARALLEL,
+    killEvery: KILL_EVERY,
+    fleet: replicas,
+    run: soakRun,
   });
-  await Promise.all(
-    Array.from({ length: PARALLEL }, async () => {
-      for (let index = next++; index < RUNS; index = next++) {
-        await soakRun(index);
-        done += 1;
-      }
-    }),
-  );
-  await chaos;
   await proxy.close();
 } finally {
   await replicas.stop();

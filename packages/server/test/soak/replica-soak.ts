@@ -30,6 +30,7 @@ import { createLedgerTable, postgresLedger } from "../support/postgres-ledger";
 import { ReplicaSet } from "../support/replica-set";
 import { startRoundRobinProxy } from "../support/round-robin-proxy";
 import { backgroundStart } from "../support/scripted-background";
+import { checkAnswer, createSoak, gapFree, sleep, soakWithKills } from "./soak-kit";
 
 const RUNS = Number(process.env.SOAK_RUNS ?? 50);
 const SEED = Number(process.env.SOAK_SEED ?? 1);
@@ -37,20 +38,8 @@ const PARALLEL = Number(process.env.SOAK_PARALLEL ?? 4);
 const KILL_EVERY = Number(process.env.SOAK_KILL_EVERY ?? 15);
 const SCHEMA = "soak";
 
-/** mulberry32: a small seeded generator, so a failing seed replays the same faults. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = seeded(SEED);
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const soak = createSoak(SEED);
+const { random, pick, violations } = soak;
 
 const unavailable = postgresUnavailable();
 if (unavailable !== undefined) {
@@ -60,7 +49,6 @@ if (unavailable !== undefined) {
 
 const postgres = await startPostgres();
 const pool = new Pool({ connectionString: postgres.url });
-const violations: string[] = [];
 let kills = 0;
 const verdicts = new Map<string, number>();
 const replicas = new ReplicaSet({
@@ -78,14 +66,6 @@ try {
   const proxy = await startRoundRobinProxy(() => replicas.urls());
   const client = new ContractClient(proxy.url);
 
-  const gapFree = (reader: SseReader, label: string) => {
-    const seqs = reader.frames.map((frame) => Number(frame.id?.split(":").at(-1)));
-    for (let index = 1; index < seqs.length; index += 1) {
-      if (seqs[index] !== (seqs[index - 1] ?? 0) + 1)
-        violations.push(`${label}: cursor gap ${seqs.join(",")}`);
-    }
-  };
-
   /** One read of a submission: POST, maybe dropped after a few frames, then re-attached. */
   async function attempt(
     body: unknown,
@@ -97,7 +77,7 @@ try {
     if (reader === undefined) return undefined;
     if (!drop) {
       await reader.done;
-      gapFree(reader, runId);
+      gapFree(soak, reader, runId);
       return reader;
     }
     await reader.waitFor((r) => r.frames.length >= 1).catch(() => {});
@@ -223,44 +203,16 @@ try {
     }
     verdicts.set(verdict ?? "none", (verdicts.get(verdict ?? "none") ?? 0) + 1);
     const ran = (await ledger.entries(threadId)).length;
-    if (verdict === undefined) violations.push(`${threadId}: no verdict after 80 tries (a dead end)`);
-    if (ran > 1) violations.push(`${threadId}: the tool ran ${ran} times`);
-    if (resultIds.size > 1)
-      violations.push(`${threadId}: ${resultIds.size} different tool results for one answer`);
-    if (verdict === "applied" && decision !== "reject" && ran !== 1) {
-      violations.push(`${threadId}: applied an approval, but the tool ran ${ran} times`);
-    }
-    if (decision === "reject" && ran !== 0) violations.push(`${threadId}: rejected, but the tool ran`);
-    // INDETERMINATE allows 0 or 1: a replica killed between EXECUTING and the tool's effect leaves
-    // nothing in the ledger, and the server cannot know that; it must never allow 2 (checked above).
+    checkAnswer(soak, { threadId, verdict, approved: decision !== "reject", ran, results: [...resultIds] });
   }
 
-  let next = 0;
-  let done = 0;
-  const chaos = (async () => {
-    let lastKill = 0;
-    while (done < RUNS) {
-      await sleep(50);
-      if (done - lastKill < KILL_EVERY) continue;
-      lastKill = done;
-      const victim = pick(replicas.replicas).id;
-      await replicas.kill(victim);
-      kills += 1;
-      await sleep(300);
-      await replicas.restart(victim);
-    }
-  })().catch((error: unknown) => {
-    violations.push(`chaos: a replica did not come back (${(error as Error).message.split("\n")[0]})`);
+  kills = await soakWithKills(soak, {
+    runs: RUNS,
+    parallel: PARALLEL,
+    killEvery: KILL_EVERY,
+    fleet: replicas,
+    run: soakRun,
   });
-  await Promise.all(
-    Array.from({ length: PARALLEL }, async () => {
-      for (let index = next++; index < RUNS; index = next++) {
-        await soakRun(index);
-        done += 1;
-      }
-    }),
-  );
-  await chaos;
   await proxy.close();
 } finally {
   await replicas.stop();
