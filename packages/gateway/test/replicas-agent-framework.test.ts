@@ -94,6 +94,8 @@ describe.skipIf(unavailable !== undefined)(
       received.push(...tail.frames);
       // A retryable end (the dead replica's run, then its claim, lapse) → the same submission again, with backoff.
       for (let tries = 0; tries < 40 && retryable(received.at(-1)?.event); tries += 1) {
+        // The client's own backoff: what it waits for is the dead replica's claim lease, which
+        // lapses on the server's clock and sends no event.
         if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 250));
         const retried = await send("gateway-1", body, key);
         await retried.done;

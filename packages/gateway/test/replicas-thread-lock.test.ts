@@ -12,14 +12,9 @@ const unavailable = postgresUnavailable();
 if (unavailable !== undefined && !process.env.POSTGRES_UNAVAILABLE)
   console.log(`${unavailable}: the gateway's replica lock test is skipped.`);
 
-/** Polls a truth until it holds; a bounded wait, never an assertion on time. */
-async function until(holds: () => Promise<boolean>, what: string): Promise<void> {
-  for (let tries = 0; tries < 400; tries += 1) {
-    if (await holds()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** Waits until a truth holds (Postgres' lock table has no event to wait for). */
+const until = (holds: () => Promise<boolean>, what: string) =>
+  expect.poll(holds, { message: what, timeout: 10_000 }).toBe(true);
 
 describe.skipIf(unavailable !== undefined)("two gateway replicas on one Postgres", () => {
   let postgres: TestPostgres;

@@ -133,6 +133,8 @@ export function checkThreadEvents(envelope: TabEnvelope): TabEnvelope | null | u
     );
     return { ...envelope, message: { ...message, events } };
   } catch {
+    // An event the schemas refuse makes the whole message unreadable: null is how the
+    // caller counts and reports a refused message, so nothing is dropped unseen.
     return null;
   }
 }

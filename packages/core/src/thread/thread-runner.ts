@@ -122,6 +122,7 @@ export class ThreadRunner {
         ) {
           const delay = backoffDelay(attempt, { random: deps.random });
           await new Promise<void>((resolve) => deps.timers.setTimeout(resolve, delay));
+          // A re-attach that failed to connect is one try of the budgeted loop, retried after backoff.
           const reattached = await http.reattach(runId, lastSeq, abort).catch(() => undefined);
           if (!reattached) continue;
           if (reattached.ok) {

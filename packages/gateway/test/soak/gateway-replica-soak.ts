@@ -65,6 +65,7 @@ try {
 
   /** One read of a submission: POST, maybe dropped after a frame, then re-attached (through the balancer). */
   async function attempt(body: unknown, key: string, runId: string, drop: boolean) {
+    // A request a killed replica refused is a try that read nothing; the caller retries it.
     const reader = await client.open(body, key).catch(() => undefined);
     if (reader === undefined) return [];
     if (!drop) {
@@ -72,6 +73,7 @@ try {
       gapFree(soak, reader, runId);
       return reader.frames;
     }
+    // A stream that ends before its first frame is cut all the same: the checks below read what arrived.
     await reader.waitFor((r) => r.frames.length >= 1).catch(() => {});
     await reader.cancel();
     const lastId = reader.frames.at(-1)?.id;
