@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import {
   type AgUiEvent,
   type BackgroundStart,
+  type Interrupt,
   type Message,
   MetadataKey,
   OutcomeCode,
@@ -17,6 +18,7 @@ import type { ContractStore } from "../store/contract-store";
 import type { StoredFrame, StoredToolResult } from "../store/records";
 import { stampCursor } from "../store/release-claim";
 import { type BackgroundAgent, DeliveryDeferred, DeliveryRejected } from "./background-agent";
+import { askCalls, interruptsOf, openQuestions, questionsOf, readAnswers } from "./background-answers";
 import {
   appendFrames,
   type BackgroundAnswer,
@@ -48,7 +50,9 @@ const FAILED_MID_RUN = "failed mid-run; whether it took effect is unknown, so it
  * Background runs over the store, so any replica can take the next poll:
  *
  *   start ─▶ token₀ ─poll─▶ model response (stored) ─▶ each tool: EXECUTING ─▶ result stored ─▶ submit ─▶ token₁ ─poll─▶ … ─▶ no tool call: RUN_FINISHED
- *                              submit throws → token₀ stays current; its re-poll submits the stored results again
+ *                              │                         submit throws → token₀ stays current; its re-poll submits the stored results again
+ *                              └─ response ends in interrupts ─▶ calls ASKED, questions opened, RUN_FINISHED(interrupt), `interrupted`
+ *                                   ─poll─▶ (nothing while any is open) ─▶ answers applied by resumes ─▶ RUN_STARTED, submit ─▶ …
  *                              found EXECUTING with no result (the poll died) → RUN_ERROR BACKGROUND_TOOL_RESULT_INDETERMINATE
  *
  * A poll holds a lease on the run (renewed while it works); every write names
@@ -164,6 +168,19 @@ export class BackgroundEngine {
     }
     const now = await store.now();
     if (found.poll !== null && found.poll.leaseUntil > now) return pollInProgress();
+    if (found.status === "interrupted") {
+      // Waiting for the person is read-only: no lease, no write, no events. The sweep
+      // settles a resume that died mid-tool (INDETERMINATE), which nothing else would.
+      await openQuestions(store, found);
+      await store.sweep();
+      const answers = readAnswers(
+        found,
+        await store.threadOccurrences(found.threadId),
+        now,
+        this.#options.randomUUID,
+      );
+      if (answers.kind === "waiting") return { status: 200, body: responseOf(found, afterSeq) };
+    }
     const pollId = this.#options.randomUUID();
     let run: BackgroundRunRecord = {
       ...found,
@@ -193,7 +210,7 @@ export class BackgroundEngine {
       return { ...renewed, version: renewed.version + 1 };
     };
     try {
-      const step = await this.#advance(run, token, write, abort.signal, identity);
+      const step = await this.#advance(run, token, write, abort.signal, identity, store);
       if (step.kind === "transient") {
         await write({ ...step.run, poll: null });
         return transient(step.message, step.status, step.retryAfterMs);
@@ -215,6 +232,7 @@ export class BackgroundEngine {
     write: (next: BackgroundRunRecord) => Promise<BackgroundRunRecord>,
     signal: AbortSignal,
     identity: string | undefined,
+    store: ContractStore,
   ): Promise<
     | { readonly kind: "advanced"; readonly run: BackgroundRunRecord }
     | {
@@ -227,9 +245,27 @@ export class BackgroundEngine {
   > {
     let run = start;
     const { tools } = this.#options;
+    if (questionsOf(run).length > 0) {
+      const answers = readAnswers(
+        run,
+        await store.threadOccurrences(run.threadId),
+        await store.now(),
+        this.#options.randomUUID,
+      );
+      if (answers.kind === "waiting") {
+        return { kind: "advanced", run: await write({ ...run, status: "interrupted", poll: null }) };
+      }
+      if (answers.kind === "indeterminate") {
+        return { kind: "advanced", run: await write(cutOff(run, answers.index, polledToken, CUT_OFF)) };
+      }
+      // The run goes on: a new AG-UI run on the thread, after the one that asked.
+      const started = { type: "RUN_STARTED", threadId: run.threadId, runId: run.runId } as AgUiEvent;
+      run = await write({ ...run, calls: answers.calls, frames: appendFrames(run, [started]) });
+    }
     if (run.calls === null) {
       // The model's response for this step; stored only once it is whole.
       const events: AgUiEvent[] = [];
+      let asked: readonly Interrupt[] = [];
       try {
         for await (const event of this.#agent.respond({
           input: run.input,
@@ -237,6 +273,7 @@ export class BackgroundEngine {
           signal,
           identity,
         })) {
+          if (event.type === "RUN_FINISHED") asked = interruptsOf(event);
           if (event.type === "RUN_STARTED" || event.type === "RUN_FINISHED") continue;
           if (event.type === "RUN_ERROR") throw new Error("the model response ended in RUN_ERROR");
           events.push(event);
@@ -244,11 +281,20 @@ export class BackgroundEngine {
       } catch {
         return { kind: "transient", run, message: "the model call failed; poll again with the same token" };
       }
-      const calls: BackgroundCall[] = toolCallsOf(events).map((call) => ({
+      const requested: BackgroundCall[] = toolCallsOf(events).map((call) => ({
         ...call,
         state: BackgroundCallState.requested,
         result: null,
       }));
+      const ttl = new Date((await store.now()) + this.#options.interruptTtlMs).toISOString();
+      const calls = asked.length === 0 ? requested : askCalls(requested, asked, run.runId, ttl);
+      if (calls === undefined) {
+        const why = "the model response asked a question that names none of its tool calls";
+        return {
+          kind: "advanced",
+          run: await write(fail(run, polledToken, OutcomeCode.INVALID_REQUEST, why)),
+        };
+      }
       const assistant = assistantMessageOf(events, this.#options.randomUUID);
       run = {
         ...run,
@@ -261,6 +307,12 @@ export class BackgroundEngine {
       };
       if (calls.length === 0) {
         return { kind: "advanced", run: await write(finish(run, polledToken, finished(run))) };
+      }
+      if (asked.length > 0) {
+        run = await write(this.#pause(run));
+        // After the write: a poll that dies in between leaves questions the next poll opens.
+        await openQuestions(store, run);
+        return { kind: "advanced", run };
       }
       run = await write(run);
     }
@@ -383,6 +435,24 @@ export class BackgroundEngine {
         poll: null,
       }),
     };
+  }
+
+  /** Ends the step's AG-UI run with its questions; the next token's polls start after them. */
+  #pause(run: BackgroundRunRecord): BackgroundRunRecord {
+    const asking = {
+      type: "RUN_FINISHED",
+      threadId: run.threadId,
+      runId: run.runId,
+      outcome: { type: "interrupt", interrupts: questionsOf(run) },
+    } as AgUiEvent;
+    const paused = {
+      ...run,
+      status: "interrupted" as const,
+      frames: appendFrames(run, [asking]),
+      poll: null,
+    };
+    const next = this.#newToken();
+    return { ...paused, token: next, tokens: { ...run.tokens, [next]: lastSeqOf(paused) } };
   }
 
   #newToken(): string {
