@@ -3,9 +3,11 @@ import {
   type BackgroundCall,
   BackgroundCallState,
   type BackgroundRunRecord,
+  lastSeqOf,
 } from "../store/background-records";
 import type { ContractStore } from "../store/contract-store";
 import { type Occurrence, OccurrenceState, type StoredToolResult } from "../store/records";
+import { appendFrames } from "./background-steps";
 
 /*
  * A background step whose model response ends with an interrupt outcome asks
@@ -64,6 +66,18 @@ export function questionsOf(run: Pick<BackgroundRunRecord, "calls">): Interrupt[
   return (run.calls ?? []).flatMap((call) =>
     call.state === BackgroundCallState.asked && call.interrupt !== undefined ? [call.interrupt] : [],
   );
+}
+
+/** Ends the step's AG-UI run with its questions; polls with `token` start after them. */
+export function pause(run: BackgroundRunRecord, token: string): BackgroundRunRecord {
+  const asking = {
+    type: "RUN_FINISHED",
+    threadId: run.threadId,
+    runId: run.runId,
+    outcome: { type: "interrupt", interrupts: questionsOf(run) },
+  } as AgUiEvent;
+  const paused = { ...run, status: "interrupted" as const, frames: appendFrames(run, [asking]), poll: null };
+  return { ...paused, token, tokens: { ...run.tokens, [token]: lastSeqOf(paused) } };
 }
 
 /** Opens the run's questions; one already there (open or settled) is left alone, so this may repeat. */
