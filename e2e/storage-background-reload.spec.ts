@@ -5,6 +5,7 @@
 // run at the server). Storage is held by another page to put the reload in either window.
 import type { Page, Request } from "@playwright/test";
 import {
+  approve,
   BACKGROUND_PUT,
   holdStorage,
   openThread,
@@ -56,8 +57,9 @@ test("a reload before the run was written ahead: its write dies with the page, n
   await blocker.close();
   expect(await readBackgroundRuns(other)).toEqual([]);
 
-  // Both tabs still work: a run started now is listed by both and finishes once.
+  // Both tabs still work: a run started now is listed by both and finishes once approved.
   await sendInBackground(other);
+  await approve(other);
   for (const tab of [page, other])
     await expect(tab.locator('[data-testid="background-run"][data-verdict="completed"]')).toHaveCount(1, {
       timeout: 30_000,
@@ -99,6 +101,7 @@ test("a reload while the start is on its way: the run written ahead is started a
   await sendInBackground(page);
   await reachedServer;
   await page.reload();
+  await approve(page);
 
   for (const tab of [page, other])
     await expect(tab.locator('[data-testid="background-run"][data-verdict="completed"]')).toHaveCount(1, {

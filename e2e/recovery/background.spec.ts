@@ -1,13 +1,16 @@
 // Background runs: the continuation token is kept on disk, so a reload picks the run up
-// where it was, and a failed submission is resubmitted, never re-executed.
+// where it was, and a failed submission is resubmitted, never re-executed. The deploy
+// asks first (background-approval.spec.ts); these start once it is approved.
 import type { Page } from "@playwright/test";
-import { conversation, openThread } from "../support/demo-page";
+import { approvalCard, approve, conversation, openThread } from "../support/demo-page";
 import { expect, test } from "../support/fixtures";
 
 async function runInBackground(page: Page): Promise<void> {
   await page.getByLabel("Your message", { exact: true }).fill("please deploy to prod");
   await page.getByTestId("send-background").click();
   await expect(page.getByTestId("background-run")).toHaveCount(1);
+  await approvalCard(page).getByRole("heading", { name: "Deploy to prod?" }).waitFor();
+  await approve(page);
 }
 
 function watchPolls(page: Page): string[] {
@@ -19,13 +22,13 @@ function watchPolls(page: Page): string[] {
   return polls;
 }
 
-test("a reload while a background run executes its tool re-attaches, one execution", async ({
+test("a reload while a background run's approved tool executes re-attaches, one execution", async ({
   page,
   mock,
   threadId,
 }) => {
   await openThread(page, threadId);
-  // The poll that runs the tool pauses mid-execution: its side effect is in the ledger.
+  // The approved tool pauses mid-execution: its side effect is in the ledger.
   await mock.addFaults({ point: "mid-tool", action: "delay", delayMs: 2000, threadId });
   await runInBackground(page);
   await expect.poll(async () => (await mock.ledger(threadId)).length).toBe(1);

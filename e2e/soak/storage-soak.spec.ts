@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { type Browser, type BrowserContext, expect, type Page, type Request, test } from "@playwright/test";
 import {
   approvalCard,
+  approve,
   askToDeploy,
   isResume,
   openThread,
@@ -236,6 +237,16 @@ async function runOne(
           expected.delete(cut);
           verdict = "background, one cut before it was written";
         }
+      }
+      // Each deploy asks first: each tab approves the question of its own thread.
+      for (const [index, page] of [first, second].entries()) {
+        const thread = threads[index] as string;
+        if (!expected.has(thread)) continue;
+        await approvalCard(page)
+          .getByRole("heading", { name: "Deploy to prod?" })
+          .waitFor({ timeout: SETTLE_MS })
+          .then(() => approve(page))
+          .catch(() => violations.push(`the background run of ${thread} asked no question`));
       }
       for (const page of [first, second]) {
         await expect(page.getByTestId("background-run"))

@@ -2,6 +2,9 @@ import { isFinalBackgroundVerdict } from "@agui-outbox/core";
 import { useBackgroundRuns } from "@agui-outbox/react";
 import type { ReactNode } from "react";
 
+/** A run that asked a question goes on once its card is answered. */
+const WAITING = "waiting for your answer to its question.";
+
 /** Background runs and what became of them; a reload picks them up where they were. */
 export function BackgroundRunsPanel(): ReactNode {
   const { runs, retryNow, discard } = useBackgroundRuns();
@@ -11,8 +14,15 @@ export function BackgroundRunsPanel(): ReactNode {
       {runs.length === 0 ? <p className="muted">None yet.</p> : null}
       <ul className="background-runs" aria-live="polite">
         {runs.map((run) => (
-          <li key={run.runId} data-testid="background-run" data-verdict={run.verdict} data-run-id={run.runId}>
-            <span className="badge">{run.verdict}</span> {run.threadId}: {run.verdictReason ?? run.status}
+          <li
+            key={run.runId}
+            data-testid="background-run"
+            data-verdict={run.verdict}
+            data-status={run.status}
+            data-run-id={run.runId}
+          >
+            <span className="badge">{run.verdict}</span> {run.threadId}:{" "}
+            {run.verdictReason ?? (run.status === "interrupted" ? WAITING : run.status)}
             {run.verdict === "retry_wait" || run.verdict === "needs_user" ? (
               <button type="button" className="agui-button" onClick={() => void retryNow(run.runId)}>
                 Poll now

@@ -35,6 +35,38 @@ async function pollOk(server: MockServer, token: string): Promise<BackgroundResp
 
 const types = (response: BackgroundResponse) => response.events.map((event) => event.type);
 
+/** The first poll stops at the deploy's question: nothing has run. */
+async function pollToQuestion(server: MockServer, token: string) {
+  const asked = await pollOk(server, token);
+  expect(asked.status).toBe("interrupted");
+  const finished = asked.events.at(-1) as { type: string; outcome?: { interrupts?: { id: string }[] } };
+  expect(finished.type).toBe("RUN_FINISHED");
+  expect(await ledger(server)).toHaveLength(0);
+  return { asked, interruptId: finished.outcome?.interrupts?.[0]?.id ?? "" };
+}
+
+/** Answers the question as the outbox does (a resume with its key), reading the whole stream. */
+async function answer(server: MockServer, threadId: string, interruptId: string, approved = true) {
+  const key = `key-${threadId}-${interruptId}`;
+  const body = {
+    threadId,
+    runId: `${threadId}-resume`,
+    messages: [],
+    resume: [{ interruptId, status: "resolved", payload: { approved } }],
+  };
+  const response = await post(server, JSON.stringify(body), { "idempotency-key": key });
+  return response.text();
+}
+
+/** Starts a deploy, approves its question, and returns the token the run goes on with. */
+async function startApproved(server: MockServer, threadId: string) {
+  const started = await startBackground(server, threadId);
+  const { asked, interruptId } = await pollToQuestion(server, started.continuationToken ?? "");
+  await answer(server, threadId, interruptId);
+  expect(await ledger(server)).toHaveLength(1);
+  return { started, asked, held: asked.continuationToken ?? "" };
+}
+
 test("start returns a continuation token; polling advances the run to completion, one execution", async () => {
   const server = await start();
   const started = await startBackground(server, "t-bg");
@@ -47,11 +79,19 @@ test("start returns a continuation token; polling advances the run to completion
     },
   });
 
-  const first = await pollOk(server, started.continuationToken ?? "");
+  const { asked, interruptId } = await pollToQuestion(server, started.continuationToken ?? "");
+  expect(types(asked)).toContain("TOOL_CALL_START");
+  expect(await answer(server, "t-bg", interruptId)).toContain("TOOL_CALL_RESULT");
+  expect(await ledger(server)).toHaveLength(1);
+
+  // The answer applied, the run goes on as a new AG-UI run on the thread.
+  const first = await pollOk(server, asked.continuationToken ?? "");
   expect(first.status).toBe("in_progress");
-  expect(types(first)).toContain("TOOL_CALL_RESULT");
-  expect(first.continuationToken).not.toBe(started.continuationToken);
-  expect(first.events[0]?.metadata).toMatchObject({ "x-stream": { runId: "t-bg-bg", seq: 2 } });
+  expect(types(first)).toEqual(["RUN_STARTED"]);
+  expect(first.continuationToken).not.toBe(asked.continuationToken);
+  expect(first.events[0]?.metadata).toMatchObject({
+    "x-stream": { runId: "t-bg-bg", seq: asked.lastSeq + 1 },
+  });
 
   const second = await pollOk(server, first.continuationToken ?? "");
   expect(second).toMatchObject({ status: "completed", continuationToken: null, error: null });
@@ -68,10 +108,9 @@ test("start returns a continuation token; polling advances the run to completion
   expect(capabilities.custom["x-recovery"]?.background).toEqual({ pollPath: "/agent/background/poll" });
 });
 
-test("the reference sequence: poll → tool → submission 429 → re-poll with the held token: one execution, the stored result delivered", async () => {
+test("the reference sequence: approved tool → submission 429 → re-poll with the held token: one execution, the stored result delivered", async () => {
   const server = await start();
-  const started = await startBackground(server, "t-429");
-  const held = started.continuationToken ?? "";
+  const { held } = await startApproved(server, "t-429");
   await addFaults(server, [{ point: "background-submit", action: "status", status: 429, retryAfterMs: 500 }]);
 
   const failed = await poll(server, held);
@@ -82,8 +121,8 @@ test("the reference sequence: poll → tool → submission 429 → re-poll with 
 
   const repolled = await pollOk(server, held);
   expect(repolled.status).toBe("in_progress");
-  // The events of the failed poll arrive now, once: the result the tool produced the first time.
-  expect(types(repolled).filter((type) => type === "TOOL_CALL_RESULT")).toHaveLength(1);
+  // The events of the failed poll arrive now, once.
+  expect(types(repolled)).toEqual(["RUN_STARTED"]);
   expect(await ledger(server)).toHaveLength(1);
 
   const done = await pollOk(server, repolled.continuationToken ?? "");
@@ -93,9 +132,9 @@ test("the reference sequence: poll → tool → submission 429 → re-poll with 
 
 test("a submission refused for good fails the run with BACKGROUND_TOOL_DELIVERY_REJECTED", async () => {
   const server = await start();
-  const started = await startBackground(server, "t-rejected");
+  const { held } = await startApproved(server, "t-rejected");
   await addFaults(server, [{ point: "background-submit", action: "fail" }]);
-  const failed = await pollOk(server, started.continuationToken ?? "");
+  const failed = await pollOk(server, held);
   expect(failed).toMatchObject({
     status: "failed",
     continuationToken: null,
@@ -106,7 +145,7 @@ test("a submission refused for good fails the run with BACKGROUND_TOOL_DELIVERY_
     code: "BACKGROUND_TOOL_DELIVERY_REJECTED",
   });
   // Re-polling the same token repeats the answer; it does not run the tool again.
-  expect(await pollOk(server, started.continuationToken ?? "")).toEqual(failed);
+  expect(await pollOk(server, held)).toEqual(failed);
   expect(await ledger(server)).toHaveLength(1);
 });
 
@@ -114,7 +153,14 @@ test("two concurrent polls of one token: one proceeds, the other gets BACKGROUND
   const gate = gatedSleep();
   const server = await start({ sleep: gate.sleep });
   const started = await startBackground(server, "t-race");
-  const token = started.continuationToken ?? "";
+  const { interruptId, asked } = await pollToQuestion(server, started.continuationToken ?? "");
+  const answered = answer(server, "t-race", interruptId);
+  await expect.poll(() => gate.pending).toBe(1); // the approved tool
+  gate.releaseAll();
+  await answered;
+  // The poll that goes on holds the run while its submission waits.
+  await addFaults(server, [{ point: "background-submit", action: "delay", delayMs: 1000 }]);
+  const token = asked.continuationToken ?? "";
   const first = poll(server, token);
   await expect.poll(() => gate.pending).toBe(1);
   const second = await poll(server, token);
@@ -139,17 +185,21 @@ test("a stale token gets BACKGROUND_TOKEN_STALE and an unknown one BACKGROUND_TO
     string,
     unknown
   >;
-  expect(status.continuationToken).toBe(first.continuationToken);
-  expect(await ledger(server)).toHaveLength(1);
+  // Waiting for its answer, the run is not over: the status names the token to poll with.
+  expect(status).toMatchObject({ continuationToken: first.continuationToken, terminal: null });
+  expect(await ledger(server)).toHaveLength(0);
 });
 
-test("a tool cut off mid-execution with no stored result is BACKGROUND_TOOL_RESULT_INDETERMINATE", async () => {
+test("an approved tool cut off mid-execution with no stored result is BACKGROUND_TOOL_RESULT_INDETERMINATE", async () => {
   const server = await start();
   const started = await startBackground(server, "t-cut");
+  const { asked, interruptId } = await pollToQuestion(server, started.continuationToken ?? "");
   await addFaults(server, [{ point: "mid-tool", action: "fail" }]);
-  const failed = await pollOk(server, started.continuationToken ?? "");
+  expect(await answer(server, "t-cut", interruptId)).toContain("APPROVAL_RESUME_INDETERMINATE");
+  const held = asked.continuationToken ?? "";
+  const failed = await pollOk(server, held);
   expect(failed).toMatchObject({ status: "failed", error: { code: "BACKGROUND_TOOL_RESULT_INDETERMINATE" } });
-  expect(await pollOk(server, started.continuationToken ?? "")).toEqual(failed);
+  expect(await pollOk(server, held)).toEqual(failed);
   expect(await ledger(server)).toHaveLength(1);
 });
 
@@ -158,8 +208,7 @@ test("state survives a crash: a crash during submission, restart, re-poll delive
   const clock = manualClock();
   const options = { store: { kind: "file", path } as const, clock, claimLeaseMs: 1_000 };
   const first = await start(options);
-  const started = await startBackground(first, "t-crash");
-  const held = started.continuationToken ?? "";
+  const { started, asked, held } = await startApproved(first, "t-crash");
   await addFaults(first, [{ point: "background-submit", action: "crash" }]);
   await poll(first, held).catch(() => undefined);
   await first.crashed;
@@ -174,7 +223,7 @@ test("state survives a crash: a crash during submission, restart, re-poll delive
   const done = await pollOk(second, repolled.continuationToken ?? "");
   expect(done.status).toBe("completed");
   // One log across the restart: seqs stay gap-free.
-  const seqs = [...started.events, ...repolled.events, ...done.events].map(
+  const seqs = [...started.events, ...asked.events, ...repolled.events, ...done.events].map(
     (event) => (event.metadata as { "x-stream": { seq: number } })["x-stream"].seq,
   );
   expect(seqs).toEqual(seqs.map((_, index) => index + 1));
@@ -187,13 +236,14 @@ test("a crash mid-tool: after the restart the re-poll reports INDETERMINATE and 
   const options = { store: { kind: "file", path } as const, clock, claimLeaseMs: 1_000 };
   const first = await start(options);
   const started = await startBackground(first, "t-crash-mid");
+  const { asked, interruptId } = await pollToQuestion(first, started.continuationToken ?? "");
   await addFaults(first, [{ point: "mid-tool", action: "crash" }]);
-  await poll(first, started.continuationToken ?? "").catch(() => undefined);
+  await answer(first, "t-crash-mid", interruptId).catch(() => undefined);
   await first.crashed;
 
   const second = await start(options);
   clock.advance(1_001);
-  const failed = await pollOk(second, started.continuationToken ?? "");
+  const failed = await pollOk(second, asked.continuationToken ?? "");
   expect(failed).toMatchObject({ status: "failed", error: { code: "BACKGROUND_TOOL_RESULT_INDETERMINATE" } });
   expect(await ledger(second)).toHaveLength(1);
 });
@@ -230,10 +280,10 @@ test("a start repeated with its Idempotency-Key answers with the same run and to
   expect(types(repeated)).toEqual(["RUN_STARTED"]);
 
   // The run advances once whichever answer the client kept.
-  const done = await pollOk(
-    server,
-    (await pollOk(server, repeated.continuationToken ?? "")).continuationToken ?? "",
-  );
+  const { asked, interruptId } = await pollToQuestion(server, repeated.continuationToken ?? "");
+  await answer(server, "t-bg-idem", interruptId);
+  const goes = await pollOk(server, asked.continuationToken ?? "");
+  const done = await pollOk(server, goes.continuationToken ?? "");
   expect(done.status).toBe("completed");
   expect(await ledger(server)).toHaveLength(1);
 

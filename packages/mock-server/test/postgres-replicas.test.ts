@@ -90,7 +90,7 @@ describe.skipIf(unavailable !== undefined)("the mock on Postgres, three replicas
     }
   });
 
-  test("a background run on three replicas: the submission fails on one, the re-poll on another resubmits the stored result; the tool ran once", {
+  test("a background run on three replicas: approved, the submission fails on one, the re-poll on another resubmits the stored result; the tool ran once", {
     timeout: 60_000,
   }, async () => {
     const threadId = "t-pg-background";
@@ -118,7 +118,17 @@ describe.skipIf(unavailable !== undefined)("the mock on Postgres, three replicas
       { "idempotency-key": `${threadId}-key` },
     );
     expect(started.status).toBe(202);
-    const token = String(((await started.json()) as { continuationToken: string }).continuationToken);
+    const first = String(((await started.json()) as { continuationToken: string }).continuationToken);
+    // The deploy asks first: the approved tool runs in the resume, on whichever replica takes it.
+    const asked = await poll(first);
+    expect(asked.body.status).toBe("interrupted");
+    const events = asked.body.events as { outcome?: { interrupts?: { id: string }[] } }[];
+    const interruptId = events.at(-1)?.outcome?.interrupts?.[0]?.id ?? "";
+    const key = `${threadId}-answer`;
+    const resume = { interruptId, status: "resolved", payload: { approved: true } };
+    const body = { threadId, runId: `${threadId}-resume`, messages: [], resume: [resume] };
+    await (await post("/agent", body, { "idempotency-key": key })).text();
+    const token = String(asked.body.continuationToken);
     const armed = await post("/__chaos", {
       faults: [{ threadId, point: "background-submit", action: "status", status: 429, retryAfterMs: 2_000 }],
     });

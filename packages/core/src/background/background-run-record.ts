@@ -15,7 +15,7 @@ export const BackgroundRunRecordSchema = z.object({
   /** The last event seq applied to the thread (the stream cursor). */
   lastSeq: z.int().check(z.nonnegative()),
   /** The server's status at the last successful poll. */
-  status: z.enum(["queued", "in_progress", "completed", "failed"]),
+  status: z.enum(["queued", "in_progress", "interrupted", "completed", "failed"]),
   verdict: z.enum([
     BackgroundVerdict.starting,
     BackgroundVerdict.polling,

@@ -1,29 +1,37 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
-import type { OutboxDeps } from "../client/deps";
-import { pumpRunStream } from "../delivery/pump-run-stream";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { EntryError } from "../outbox/entry";
-import type { OutboxStore } from "../outbox/outbox-store";
 import type { DeliverySignal } from "../outcome/delivery-signal";
 import type { Verdict } from "../outcome/verdict";
 import { errorOf } from "../outcome/verdict-rules";
-import type { BackgroundResponse, RunAgentInput, RunStatus } from "../protocol";
-import { EventSchema as EventMiniSchema } from "../protocol/ag-ui-mini";
+import type { RunAgentInput, RunStatus } from "../protocol";
 import { backoffDelay } from "../retry/backoff";
 import { type PlanRetryOptions, planRetry } from "../retry/plan-retry";
-import { CursorVerdict, createEventLog, type EventLog } from "../stream/event-log";
-import { DEFAULT_MAX_EVENT_BYTES } from "../stream/read-event-stream";
-import { DEFAULT_STALL_TIMEOUT_MS } from "../stream/watchdog";
-import { type ReadonlyStore, readonlyStore, type ThreadRegistry } from "../thread/thread-registry";
-import { type AgentHttp, type HttpFailure, isHttpFailure } from "../transport/agent-http";
+import { type ReadonlyStore, readonlyStore } from "../thread/thread-registry";
+import { type HttpFailure, isHttpFailure } from "../transport/agent-http";
+import { actionForResponse, actionForTerminal, isPolled, startError } from "./background-actions";
+import { BackgroundEvents } from "./background-events";
 import { BackgroundHttp } from "./background-http";
 import { type BackgroundRunAction, reduceBackgroundRun } from "./background-reducer";
 import { type BackgroundRunRecord, createStartingBackgroundRunRecord } from "./background-run-record";
 import { BackgroundRunStore } from "./background-run-store";
+import {
+  type BackgroundRunsOptions,
+  type BackgroundRunsState,
+  DEFAULT_BACKGROUND_POLL_INTERVAL_MS,
+  type StartBackgroundRunInput,
+} from "./background-runs-options";
 import { BackgroundVerdict, isFinalBackgroundVerdict } from "./background-verdict";
 import { backgroundReason, classifyBackgroundSignal } from "./classify-background";
-import type { BackgroundEvent } from "./decode-background-events";
 import { userMessageEvents } from "./user-message-events";
+
+export {
+  type BackgroundDeps,
+  type BackgroundRunsOptions,
+  type BackgroundRunsState,
+  DEFAULT_BACKGROUND_POLL_INTERVAL_MS,
+  type StartBackgroundRunInput,
+} from "./background-runs-options";
 
 /*
  * One loop per run, only while this tab is active (the sending tab):
@@ -49,64 +57,6 @@ import { userMessageEvents } from "./user-message-events";
  * the network call it depends on, never during it.
  */
 
-/** The observable state: every run of the namespace, oldest first. */
-export interface BackgroundRunsState {
-  readonly runs: readonly BackgroundRunRecord[];
-}
-
-export type BackgroundDeps = Pick<OutboxDeps, "fetch" | "now" | "timers" | "random" | "randomUUID">;
-
-export interface BackgroundRunsOptions {
-  /** Whose runs these are; records of other namespaces are never loaded or polled. */
-  readonly namespace: string;
-  /** The agent endpoint, e.g. `https://host/agent` (no trailing slash). */
-  readonly url: string;
-  /** `fetch`, clock, timers, jitter and ids: the client's `deps`. */
-  readonly deps: BackgroundDeps;
-  /**
-   * Where records live (metadata API). A getter is read per operation, so the
-   * runner can be created before storage is open; it must not be called before
-   * then. Not closed by `dispose()`.
-   */
-  readonly store: OutboxStore | (() => OutboxStore);
-  /** Events are applied here, each once, in order. */
-  readonly threads: ThreadRegistry;
-  /** Error bodies, `Retry-After`, run status and re-attach. */
-  readonly http: AgentHttp;
-  /** Backoff (base 1 s, cap 30 s, full jitter) and retry budget (12 polls, 15 min) for failed polls. */
-  readonly retry?: PlanRetryOptions;
-  /** Extra headers for start and poll requests (auth), read per request. */
-  readonly headers?: () => Record<string, string> | Promise<Record<string, string>>;
-  /**
-   * Wait between two successful polls of a run that is still going.
-   * @default 1_000
-   */
-  readonly pollIntervalMs?: number;
-  /**
-   * Reloads a thread from the server; used when missed events cannot be
-   * replayed (event log expired, run forgotten). Without it those cases end in
-   * `needs_user` with the thread as it is.
-   */
-  readonly hydrate?: (threadId: string) => Promise<void>;
-  /**
-   * Watchdog while re-attaching to fill a gap in the events.
-   * @default 45_000
-   */
-  readonly stallTimeoutMs?: number;
-  /** @default 1_048_576 */
-  readonly maxEventBytes?: number;
-}
-
-export interface StartBackgroundRunInput {
-  readonly threadId: string;
-  /** The person's message. */
-  readonly text: string;
-}
-
-export const DEFAULT_BACKGROUND_POLL_INTERVAL_MS = 1_000;
-
-const RUN_FINISHED_REASON = "The background run finished.";
-
 /**
  * Starts background runs and keeps polling them, across reloads, with the
  * continuation token the server last handed out: never starting over, never
@@ -120,7 +70,7 @@ export class BackgroundRuns {
   readonly #runStore: BackgroundRunStore;
   readonly #state: StoreApi<BackgroundRunsState>;
   readonly #records = new Map<string, BackgroundRunRecord>();
-  readonly #logs = new Map<string, EventLog>();
+  readonly #events: BackgroundEvents;
   readonly #loops = new Map<string, { readonly generation: number; readonly done: Promise<void> }>();
   readonly #wakers = new Map<string, () => void>();
   /** Aborts `start()` requests on dispose. */
@@ -140,6 +90,15 @@ export class BackgroundRuns {
       ...(options.headers ? { headers: options.headers } : {}),
     });
     this.#runStore = new BackgroundRunStore(options.store, options.namespace);
+    this.#events = new BackgroundEvents({
+      threads: options.threads,
+      http: options.http,
+      timers: options.deps.timers,
+      cursorOf: (runId) => this.#records.get(runId)?.lastSeq ?? 0,
+      ...(options.hydrate ? { hydrate: options.hydrate } : {}),
+      ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
+      ...(options.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }),
+    });
     this.#state = createStore<BackgroundRunsState>()(() => ({ runs: [] }));
     this.runs = readonlyStore(this.#state);
   }
@@ -231,9 +190,9 @@ export class BackgroundRuns {
     const answer = await this.#wire.start(record.startBody ?? "", record.idempotencyKey ?? runId, signal);
     this.#throwIfDisposed();
     if (answer.kind === "ok") {
-      const lastSeq = await this.#applyEvents(runId, record.threadId, answer.events, signal);
+      const lastSeq = await this.#events.apply(runId, record.threadId, answer.events, signal);
       const now = this.#options.deps.now();
-      const action = this.#actionForResponse(answer.response, lastSeq, now);
+      const action = actionForResponse(answer.response, lastSeq, now, this.#pollIntervalMs);
       // The first poll goes right away: the server only queued the run.
       await this.#commit(runId, action.type === "polled" ? { ...action, nextPollAt: now } : action);
       return this.#records.get(runId) ?? record;
@@ -275,7 +234,7 @@ export class BackgroundRuns {
     for (const runId of knownBefore) {
       if (storedIds.has(runId) || this.#startsInFlight.has(runId)) continue;
       this.#records.delete(runId);
-      this.#logs.delete(runId);
+      this.#events.forget(runId);
       this.#wakers.get(runId)?.();
     }
     for (const record of stored) {
@@ -283,8 +242,7 @@ export class BackgroundRuns {
       if (known && known.updatedAt >= record.updatedAt) continue;
       this.#records.set(record.runId, record);
       // Events up to the stored cursor were applied by whoever stored it.
-      const log = this.#logs.get(record.runId);
-      if (log && log.lastSeq(record.runId) < record.lastSeq) this.#logs.delete(record.runId);
+      this.#events.catchUpTo(record.runId, record.lastSeq);
     }
     this.#publish();
     for (const record of stored) this.#ensureLoop(record.runId);
@@ -345,7 +303,7 @@ export class BackgroundRuns {
     }
     await this.#runStore.remove(runId);
     this.#records.delete(runId);
-    this.#logs.delete(runId);
+    this.#events.forget(runId);
     this.#publish();
   }
 
@@ -354,7 +312,7 @@ export class BackgroundRuns {
     const wasActive = this.#active;
     this.deactivate();
     this.#records.clear();
-    this.#logs.clear();
+    this.#events.clear();
     this.#publish();
     await this.resumeAll();
     if (wasActive) this.activate();
@@ -441,10 +399,10 @@ export class BackgroundRuns {
     // An answer that arrived in full is processed even if polling stopped meanwhile:
     // dropping it would leave a stale token behind.
     if (answer.kind === "ok") {
-      const lastSeq = await this.#applyEvents(record.runId, record.threadId, answer.events, signal);
+      const lastSeq = await this.#events.apply(record.runId, record.threadId, answer.events, signal);
       await this.#commit(
         record.runId,
-        this.#actionForResponse(answer.response, lastSeq, this.#options.deps.now()),
+        actionForResponse(answer.response, lastSeq, this.#options.deps.now(), this.#pollIntervalMs),
       );
       return;
     }
@@ -540,8 +498,8 @@ export class BackgroundRuns {
       return;
     }
     if (status.terminal !== null) {
-      const lastSeq = await this.#catchUp(record, status.lastSeq, status.terminal, signal);
-      await this.#commit(record.runId, this.#actionForTerminal(status.terminal, lastSeq));
+      const lastSeq = await this.#events.catchUp(record, status.lastSeq, status.terminal, signal);
+      await this.#commit(record.runId, actionForTerminal(status.terminal, lastSeq, this.#options.deps.now()));
       return;
     }
     const adopted = status.continuationToken;
@@ -615,194 +573,6 @@ export class BackgroundRuns {
     });
   }
 
-  // ── events ───────────────────────────────────────────────────────────────
-
-  #logFor(runId: string): EventLog {
-    let log = this.#logs.get(runId);
-    if (!log) {
-      log = createEventLog([{ runId, seq: this.#records.get(runId)?.lastSeq ?? 0 }]);
-      this.#logs.set(runId, log);
-    }
-    return log;
-  }
-
-  /**
-   * Applies each event past the cursor once, in order. A hole in the sequence
-   * (a poll answered after a token we never saw) is filled from the run's event
-   * log first; if that is gone, the thread is hydrated instead.
-   */
-  async #applyEvents(
-    runId: string,
-    threadId: string,
-    events: readonly BackgroundEvent[],
-    signal: AbortSignal,
-  ): Promise<number> {
-    const { threads } = this.#options;
-    for (const { event, cursor } of events) {
-      let judged = this.#logFor(runId).accept(cursor);
-      if (judged === CursorVerdict.gap && cursor) {
-        await this.#fillGap(runId, threadId, cursor.seq - 1, signal);
-        judged = this.#logFor(runId).accept(cursor);
-      }
-      if (judged === CursorVerdict.fresh) threads.apply(threadId, event);
-    }
-    return this.#logFor(runId).lastSeq(runId);
-  }
-
-  /** Brings the thread up to `targetSeq`: re-attach, else hydrate; the cursor moves to `targetSeq` either way. */
-  async #fillGap(runId: string, threadId: string, targetSeq: number, signal: AbortSignal): Promise<boolean> {
-    const log = this.#logFor(runId);
-    if (log.lastSeq(runId) >= targetSeq) return true;
-    if (await this.#reattachUntil(runId, threadId, log, targetSeq, signal)) return true;
-    if (signal.aborted) throw signal.reason;
-    // A failed hydration leaves the thread as it was; the run's record decides what is shown.
-    await this.#options.hydrate?.(threadId).catch(() => {});
-    this.#logs.set(runId, createEventLog([{ runId, seq: targetSeq }]));
-    return false;
-  }
-
-  /** Replays the run's events after the cursor until `targetSeq` (the log is tailed live, so stop there). */
-  async #reattachUntil(
-    runId: string,
-    threadId: string,
-    log: EventLog,
-    targetSeq: number,
-    signal: AbortSignal,
-  ): Promise<boolean> {
-    const { http, threads, deps } = this.#options;
-    const local = new AbortController();
-    const forward = () => local.abort(signal.reason);
-    signal.addEventListener("abort", forward, { once: true });
-    try {
-      // A failed re-attach is "not re-attached": the caller falls back to hydration.
-      const response = await http.reattach(runId, log.lastSeq(runId), local.signal).catch(() => undefined);
-      if (!response) return false;
-      if (!response.ok) {
-        // Releasing a body nobody reads; a failure to cancel changes nothing.
-        await response.body?.cancel().catch(() => {});
-        return false;
-      }
-      await pumpRunStream(response, {
-        log,
-        timers: deps.timers,
-        stallTimeoutMs: this.#options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
-        maxEventBytes: this.#options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES,
-        signal: local.signal,
-        onEvent: (event) => {
-          threads.apply(threadId, event);
-          if (log.lastSeq(runId) >= targetSeq) local.abort();
-        },
-      });
-      return log.lastSeq(runId) >= targetSeq;
-    } finally {
-      signal.removeEventListener("abort", forward);
-    }
-  }
-
-  /** Before settling from a status: the events up to its terminal one, or at least the terminal one. */
-  async #catchUp(
-    record: BackgroundRunRecord,
-    targetSeq: number,
-    terminal: Record<string, unknown>,
-    signal: AbortSignal,
-  ): Promise<number> {
-    const filled = await this.#fillGap(record.runId, record.threadId, targetSeq, signal);
-    if (!filled && !this.#options.hydrate) {
-      const event = EventMiniSchema.safeParse(terminal);
-      if (event.success) this.#options.threads.apply(record.threadId, event.data);
-    }
-    return this.#logFor(record.runId).lastSeq(record.runId);
-  }
-
-  // ── transitions ──────────────────────────────────────────────────────────
-
-  #actionForResponse(response: BackgroundResponse, lastSeq: number, at: number): BackgroundRunAction {
-    if (response.status === "completed") {
-      return {
-        type: "settled",
-        at,
-        verdict: BackgroundVerdict.completed,
-        rule: "background-completed",
-        reason: RUN_FINISHED_REASON,
-        error: null,
-        status: response.status,
-        lastSeq,
-        continuationToken: null,
-      };
-    }
-    if (response.status === "failed") {
-      const failure: DeliverySignal = response.error
-        ? { type: "run-error", code: response.error.code, message: response.error.message }
-        : { type: "run-error", message: "The background run failed without saying why." };
-      return {
-        ...this.#failedVerdict(failure, at),
-        status: response.status,
-        lastSeq,
-        continuationToken: response.continuationToken,
-      };
-    }
-    if (response.continuationToken === null) {
-      return {
-        type: "settled",
-        at,
-        verdict: BackgroundVerdict.needsUser,
-        rule: "background-no-token",
-        reason: "The server handed out no continuation token for a run that is not finished.",
-        error: null,
-        status: response.status,
-        lastSeq,
-      };
-    }
-    return {
-      type: "polled",
-      at,
-      status: response.status,
-      continuationToken: response.continuationToken,
-      lastSeq,
-      nextPollAt: at + (this.#options.pollIntervalMs ?? DEFAULT_BACKGROUND_POLL_INTERVAL_MS),
-    };
-  }
-
-  #actionForTerminal(terminal: Record<string, unknown>, lastSeq: number): BackgroundRunAction {
-    const at = this.#options.deps.now();
-    const event = EventMiniSchema.safeParse(terminal);
-    if (event.success && event.data.type === "RUN_FINISHED") {
-      return {
-        type: "settled",
-        at,
-        verdict: BackgroundVerdict.completed,
-        rule: "background-completed",
-        reason: RUN_FINISHED_REASON,
-        error: null,
-        status: "completed",
-        lastSeq,
-        continuationToken: null,
-      };
-    }
-    const failure: DeliverySignal =
-      event.success && event.data.type === "RUN_ERROR"
-        ? {
-            type: "run-error",
-            message: event.data.message,
-            ...(event.data.code === undefined ? {} : { code: event.data.code }),
-          }
-        : { type: "run-error", message: "The run status named a terminal event this client cannot read." };
-    return { ...this.#failedVerdict(failure, at), status: "failed", lastSeq, continuationToken: null };
-  }
-
-  /** A failed run: lost when a tool may have run, else needs_user with the raw code. Never a retry. */
-  #failedVerdict(failure: DeliverySignal, at: number): Extract<BackgroundRunAction, { type: "settled" }> {
-    const verdict = classifyBackgroundSignal(failure);
-    return {
-      type: "settled",
-      at,
-      verdict: verdict.kind === "lost" ? BackgroundVerdict.lost : BackgroundVerdict.needsUser,
-      rule: verdict.rule,
-      reason: backgroundReason(verdict),
-      error: verdict.error ?? errorOf(failure),
-    };
-  }
-
   #settle(
     runId: string,
     settled: {
@@ -834,6 +604,10 @@ export class BackgroundRuns {
     this.#state.setState({ runs }, true);
   }
 
+  get #pollIntervalMs(): number {
+    return this.#options.pollIntervalMs ?? DEFAULT_BACKGROUND_POLL_INTERVAL_MS;
+  }
+
   #backoff() {
     return { ...this.#options.retry?.backoff, random: this.#options.deps.random };
   }
@@ -845,32 +619,5 @@ export class BackgroundRuns {
 
   #throwIfDisposed(): void {
     if (this.#disposed) throw new OutboxError(ErrorKind.disposed, "The background runner was disposed.");
-  }
-}
-
-/** Runs the loop drives: polled, waiting to be polled again, or still to be started. */
-function isPolled(record: BackgroundRunRecord): boolean {
-  return (
-    record.verdict === BackgroundVerdict.polling ||
-    record.verdict === BackgroundVerdict.retryWait ||
-    record.verdict === BackgroundVerdict.starting
-  );
-}
-
-function startError(signal: DeliverySignal): OutboxError {
-  switch (signal.type) {
-    case "http-status":
-      return new OutboxError(
-        ErrorKind.http,
-        `The agent refused the background run with HTTP ${signal.status}${signal.code ? ` ${signal.code}` : ""}.`,
-        { status: signal.status, ...(signal.code === undefined ? {} : { code: signal.code }) },
-      );
-    case "invalid-stream":
-      return new OutboxError(signal.kind, `The agent did not start a background run: ${signal.message}`);
-    default:
-      return new OutboxError(
-        ErrorKind.network,
-        "The background run could not be started: the network failed.",
-      );
   }
 }

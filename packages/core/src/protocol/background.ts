@@ -7,6 +7,12 @@ import * as z from "zod/mini";
 export const BackgroundStatus = {
   queued: "queued",
   inProgress: "in_progress",
+  /**
+   * Waiting for the person: the run's last response ended with an interrupt
+   * outcome (a tool that needs approval). It goes on once every interrupt is
+   * answered through an ordinary resume; polls meanwhile hand out no events.
+   */
+  interrupted: "interrupted",
   completed: "completed",
   failed: "failed",
 } as const;
@@ -22,7 +28,7 @@ export type BackgroundPollRequest = z.infer<typeof BackgroundPollRequestSchema>;
 export const BackgroundResponseSchema = z.object({
   runId: z.string(),
   threadId: z.string(),
-  status: z.enum(["queued", "in_progress", "completed", "failed"]),
+  status: z.enum(["queued", "in_progress", "interrupted", "completed", "failed"]),
   /** Poll with this next; null once the run is completed or failed. */
   continuationToken: z.nullable(z.string()),
   /** AG-UI events since the polled token, each carrying its `x-stream` cursor. */

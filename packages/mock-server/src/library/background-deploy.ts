@@ -2,9 +2,13 @@ import type { AgUiEvent, Message, RunAgentInput } from "@agui-outbox/core/protoc
 import { type BackgroundAgent, DeliveryDeferred, DeliveryRejected, scopedId } from "@agui-outbox/server";
 import {
   asksToDeploy,
+  DEPLOY_CANCELLED_TEXT,
+  DEPLOY_REJECTED_TEXT,
   DEPLOY_TOOL,
   deployDone,
   deployIntro,
+  deployQuestion,
+  deployResponseSchema,
   deployTarget,
   SMALL_TALK_TEXT,
 } from "../agent/deploy-script";
@@ -12,28 +16,28 @@ import { lastUserText } from "../agent/scripted-turns";
 import { FaultAction, FaultPoint } from "../chaos/fault";
 import { faultStep, type LibraryDeployDeps } from "./deploy-agent";
 
-/** The target the run's first response asked to deploy to, read back from its tool call. */
-function requestedTarget(input: RunAgentInput): string {
-  for (const message of [...input.messages].reverse()) {
-    const call = (message as { toolCalls?: { function: { arguments: string } }[] }).toolCalls?.[0];
-    if (call === undefined) continue;
-    try {
-      const target = (JSON.parse(call.function.arguments) as { target?: unknown }).target;
-      if (typeof target === "string") return target;
-    } catch {
-      // The mock wrote these arguments itself; fall through to the default.
-    }
+/** What the person's answer led to, read back from the deploy's tool message: the sentence to end with. */
+function outcomeText(input: RunAgentInput): string {
+  const result = [...input.messages].reverse().find((message) => message.role === "tool");
+  let content: { target?: unknown; answer?: unknown } = {};
+  try {
+    content = JSON.parse(String(result?.content ?? "{}")) as typeof content;
+  } catch {
+    // The library wrote this content; an unreadable one reads as a deploy without a target.
   }
-  return "staging";
+  if (content.answer === "rejected") return DEPLOY_REJECTED_TEXT;
+  if (content.answer === "cancelled" || content.answer === "expired") return DEPLOY_CANCELLED_TEXT;
+  return deployDone(typeof content.target === "string" ? content.target : "staging");
 }
 
 /**
  * The mock's scripted background run on the library's `background` steps: the
- * first response asks for one `deploy_change` call (run by the library through
- * the same wrapped tool as an approval's), `submit` is where the
+ * first response asks for one `deploy_change` call and ends with its approval
+ * interrupt, so the run waits for the person (the answer's resume runs the
+ * wrapped tool, as for a streamed run), `submit` is where the
  * `background-submit` fault lands (`fail` refuses the outputs for good, a
  * status defers them with that status), and the next response says it is
- * done. Each step's messages go to the thread's history, for hydration.
+ * done (or that nothing was deployed). Each step's messages go to the thread's history, for hydration.
  */
 export function libraryBackgroundDeploy(deps: LibraryDeployDeps): BackgroundAgent {
   const at = faultStep(deps);
@@ -48,7 +52,7 @@ export function libraryBackgroundDeploy(deps: LibraryDeployDeps): BackgroundAgen
       const history = scopedId(identity, threadId);
       const messageId = deps.randomUUID();
       if (step >= 1) {
-        const text = deployDone(requestedTarget(input));
+        const text = outcomeText(input);
         yield* say(messageId, text);
         await deps.history.append(history, [{ id: messageId, role: "assistant", content: text }]);
         return;
@@ -61,7 +65,7 @@ export function libraryBackgroundDeploy(deps: LibraryDeployDeps): BackgroundAgen
         return;
       }
       const target = deployTarget(words);
-      const text = deployIntro(target).replace(" I need your approval first.", "");
+      const text = deployIntro(target);
       const callId = `call_${deps.randomUUID()}`;
       const args = JSON.stringify({ target });
       yield* say(messageId, text);
@@ -73,6 +77,19 @@ export function libraryBackgroundDeploy(deps: LibraryDeployDeps): BackgroundAgen
       } as AgUiEvent;
       yield { type: "TOOL_CALL_ARGS", toolCallId: callId, delta: args } as AgUiEvent;
       yield { type: "TOOL_CALL_END", toolCallId: callId } as AgUiEvent;
+      const question = {
+        id: callId,
+        reason: "tool_call",
+        toolCallId: callId,
+        message: deployQuestion(target),
+        responseSchema: deployResponseSchema as unknown as Record<string, unknown>,
+      };
+      yield {
+        type: "RUN_FINISHED",
+        threadId,
+        runId: input.runId,
+        outcome: { type: "interrupt", interrupts: [question] },
+      } as AgUiEvent;
       await deps.history.append(history, [
         {
           id: messageId,

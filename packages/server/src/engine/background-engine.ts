@@ -2,53 +2,41 @@ import { createHash } from "node:crypto";
 import {
   type AgUiEvent,
   type BackgroundStart,
-  type Message,
   MetadataKey,
   OutcomeCode,
   type RunAgentInput,
 } from "@agui-outbox/core/protocol";
-import {
-  type BackgroundCall,
-  BackgroundCallState,
-  type BackgroundRunRecord,
-  lastSeqOf,
-} from "../store/background-records";
+import type { BackgroundRunRecord } from "../store/background-records";
 import type { ContractStore } from "../store/contract-store";
-import type { StoredFrame, StoredToolResult } from "../store/records";
+import type { StoredFrame } from "../store/records";
 import { stampCursor } from "../store/release-claim";
-import { type BackgroundAgent, DeliveryDeferred, DeliveryRejected } from "./background-agent";
+import { advance } from "./background-advance";
+import type { BackgroundAgent } from "./background-agent";
+import { openQuestions, readAnswers } from "./background-answers";
 import {
-  appendFrames,
   type BackgroundAnswer,
-  cutOff,
   error,
-  fail,
-  finish,
-  finished,
+  newToken,
   parsePollRequest,
   pollInProgress,
-  replaceCall,
   responseOf,
   runIdUsed,
   transient,
 } from "./background-steps";
-import { identityPrefix } from "./ids";
 import type { ResolvedServerOptions } from "./options";
-import { assistantMessageOf, toolCallsOf } from "./tool-calls";
 
 export { type BackgroundAnswer, parsePollRequest, responseOf } from "./background-steps";
 
 /** Another poll wrote the run while this one ran: it has the run now. */
 class PollLost extends Error {}
 
-const CUT_OFF = "was cut off mid-execution; it may or may not have run, so it is not run again";
-const FAILED_MID_RUN = "failed mid-run; whether it took effect is unknown, so it is not run again";
-
 /**
  * Background runs over the store, so any replica can take the next poll:
  *
  *   start ─▶ token₀ ─poll─▶ model response (stored) ─▶ each tool: EXECUTING ─▶ result stored ─▶ submit ─▶ token₁ ─poll─▶ … ─▶ no tool call: RUN_FINISHED
- *                              submit throws → token₀ stays current; its re-poll submits the stored results again
+ *                              │                         submit throws → token₀ stays current; its re-poll submits the stored results again
+ *                              └─ response ends in interrupts ─▶ calls ASKED, questions opened, RUN_FINISHED(interrupt), `interrupted`
+ *                                   ─poll─▶ (nothing while any is open) ─▶ answers applied by resumes ─▶ RUN_STARTED, submit ─▶ …
  *                              found EXECUTING with no result (the poll died) → RUN_ERROR BACKGROUND_TOOL_RESULT_INDETERMINATE
  *
  * A poll holds a lease on the run (renewed while it works); every write names
@@ -164,6 +152,19 @@ export class BackgroundEngine {
     }
     const now = await store.now();
     if (found.poll !== null && found.poll.leaseUntil > now) return pollInProgress();
+    if (found.status === "interrupted") {
+      // Waiting for the person is read-only: no lease, no write, no events. The sweep
+      // settles a resume that died mid-tool (INDETERMINATE), which nothing else would.
+      await openQuestions(store, found);
+      await store.sweep();
+      const answers = readAnswers(
+        found,
+        await store.threadOccurrences(found.threadId),
+        now,
+        this.#options.randomUUID,
+      );
+      if (answers.kind === "waiting") return { status: 200, body: responseOf(found, afterSeq) };
+    }
     const pollId = this.#options.randomUUID();
     let run: BackgroundRunRecord = {
       ...found,
@@ -193,7 +194,15 @@ export class BackgroundEngine {
       return { ...renewed, version: renewed.version + 1 };
     };
     try {
-      const step = await this.#advance(run, token, write, abort.signal, identity);
+      const step = await advance(run, {
+        options: this.#options,
+        agent: this.#agent,
+        store,
+        polledToken: token,
+        signal: abort.signal,
+        identity,
+        write,
+      });
       if (step.kind === "transient") {
         await write({ ...step.run, poll: null });
         return transient(step.message, step.status, step.retryAfterMs);
@@ -209,183 +218,7 @@ export class BackgroundEngine {
     }
   }
 
-  async #advance(
-    start: BackgroundRunRecord,
-    polledToken: string,
-    write: (next: BackgroundRunRecord) => Promise<BackgroundRunRecord>,
-    signal: AbortSignal,
-    identity: string | undefined,
-  ): Promise<
-    | { readonly kind: "advanced"; readonly run: BackgroundRunRecord }
-    | {
-        readonly kind: "transient";
-        readonly run: BackgroundRunRecord;
-        readonly message: string;
-        readonly status?: 429 | 503;
-        readonly retryAfterMs?: number;
-      }
-  > {
-    let run = start;
-    const { tools } = this.#options;
-    if (run.calls === null) {
-      // The model's response for this step; stored only once it is whole.
-      const events: AgUiEvent[] = [];
-      try {
-        for await (const event of this.#agent.respond({
-          input: run.input,
-          step: run.step,
-          signal,
-          identity,
-        })) {
-          if (event.type === "RUN_STARTED" || event.type === "RUN_FINISHED") continue;
-          if (event.type === "RUN_ERROR") throw new Error("the model response ended in RUN_ERROR");
-          events.push(event);
-        }
-      } catch {
-        return { kind: "transient", run, message: "the model call failed; poll again with the same token" };
-      }
-      const calls: BackgroundCall[] = toolCallsOf(events).map((call) => ({
-        ...call,
-        state: BackgroundCallState.requested,
-        result: null,
-      }));
-      const assistant = assistantMessageOf(events, this.#options.randomUUID);
-      run = {
-        ...run,
-        frames: appendFrames(run, events),
-        calls,
-        input:
-          assistant === undefined
-            ? run.input
-            : { ...run.input, messages: [...run.input.messages, assistant] },
-      };
-      if (calls.length === 0) {
-        return { kind: "advanced", run: await write(finish(run, polledToken, finished(run))) };
-      }
-      run = await write(run);
-    }
-
-    const calls = run.calls ?? [];
-    for (const [index, call] of calls.entries()) {
-      if (call.state === BackgroundCallState.executed) continue;
-      if (call.state !== BackgroundCallState.requested) {
-        // A poll died while this call ran and left no result: it may or may not have happened.
-        return { kind: "advanced", run: await write(cutOff(run, index, polledToken, CUT_OFF)) };
-      }
-      const tool = tools[call.toolName];
-      if (tool === undefined) {
-        return {
-          kind: "advanced",
-          run: await write(
-            fail(
-              run,
-              polledToken,
-              OutcomeCode.TOOL_UNAVAILABLE,
-              `the tool ${call.toolName} is not registered`,
-            ),
-          ),
-        };
-      }
-      // EXECUTING is written before the body runs: a poll that finds it with no result never runs it again.
-      run = await write(replaceCall(run, index, { ...call, state: BackgroundCallState.executing }));
-      let value: unknown;
-      try {
-        value = await tool.execute(call.args, {
-          threadId: run.threadId,
-          interruptId: call.toolCallId,
-          toolCallId: call.toolCallId,
-          identity,
-          // The occurrence is (response, call id, position): a model may reuse a call id in a later step.
-          idempotencyKey: `${identityPrefix(identity)}${run.runId}/${run.step}:${call.toolCallId}:${index}`,
-          signal,
-        });
-      } catch {
-        return { kind: "advanced", run: await write(cutOff(run, index, polledToken, FAILED_MID_RUN)) };
-      }
-      const result: StoredToolResult = {
-        toolCallId: call.toolCallId,
-        messageId: this.#options.randomUUID(),
-        content: typeof value === "string" ? value : JSON.stringify(value ?? null),
-        args: call.args,
-      };
-      const stored = replaceCall(run, index, { ...call, state: BackgroundCallState.executed, result });
-      run = await write({
-        ...stored,
-        frames: appendFrames(stored, [
-          {
-            type: "TOOL_CALL_RESULT",
-            messageId: result.messageId,
-            toolCallId: result.toolCallId,
-            content: result.content,
-            role: "tool",
-          } as AgUiEvent,
-        ]),
-      });
-    }
-
-    // Submit the stored results (again, after a failed submission: never re-executed).
-    const results = (run.calls ?? []).flatMap((call) => (call.result === null ? [] : [call.result]));
-    try {
-      await this.#agent.submit?.({
-        runId: run.runId,
-        threadId: run.threadId,
-        step: run.step,
-        results,
-        signal,
-        identity,
-      });
-    } catch (caught) {
-      if (caught instanceof DeliveryRejected) {
-        return {
-          kind: "advanced",
-          run: await write(
-            fail(
-              run,
-              polledToken,
-              OutcomeCode.BACKGROUND_TOOL_DELIVERY_REJECTED,
-              `the tool outputs were refused for good after the tools ran: ${caught.message}`,
-            ),
-          ),
-        };
-      }
-      return {
-        kind: "transient",
-        run,
-        message:
-          "submitting the tool outputs failed after the tools ran; poll again with the same continuation token",
-        ...(caught instanceof DeliveryDeferred
-          ? {
-              status: caught.status,
-              ...(caught.retryAfterMs === undefined ? {} : { retryAfterMs: caught.retryAfterMs }),
-            }
-          : {}),
-      };
-    }
-    const toolMessages: Message[] = results.map(
-      (result) =>
-        ({
-          id: result.messageId,
-          role: "tool",
-          toolCallId: result.toolCallId,
-          content: result.content,
-        }) as Message,
-    );
-    const next = this.#newToken();
-    return {
-      kind: "advanced",
-      run: await write({
-        ...run,
-        step: run.step + 1,
-        calls: null,
-        token: next,
-        tokens: { ...run.tokens, [next]: lastSeqOf(run) },
-        input: { ...run.input, messages: [...run.input.messages, ...toolMessages] },
-        poll: null,
-      }),
-    };
-  }
-
   #newToken(): string {
-    return `bgt_${this.#options.randomUUID()}`;
+    return newToken(this.#options.randomUUID);
   }
 }

@@ -60,6 +60,10 @@ export function parsePollRequest(
   return { ok: true, token: parsed.data.continuationToken };
 }
 
+export function newToken(randomUUID: () => string): string {
+  return `bgt_${randomUUID()}`;
+}
+
 export function runIdUsed(): BackgroundAnswer {
   return error(409, OutcomeCode.INVALID_REQUEST, "this runId is already used; a new run needs a new runId");
 }

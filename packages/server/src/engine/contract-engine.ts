@@ -10,6 +10,7 @@ import { ServerCode } from "../server-codes";
 import type { ContractStore } from "../store/contract-store";
 import { ORPHANED_RUN_ERROR } from "../store/release-claim";
 import { scopedId, scopeStore } from "../store/scoped-store";
+import { backgroundRunOf } from "./background-answers";
 import { type BackgroundAnswer, BackgroundEngine } from "./background-engine";
 import { askBeforeClaim, claimContext, passAfterClaim } from "./claim-hooks";
 import { writeHydration } from "./hydration";
@@ -403,11 +404,18 @@ export class ContractEngine {
     const applied = await runResume(run);
     if (applied === undefined) return;
     const finals = applied.finals;
+    const settle = { kind: "commit", key, afterSeq: attempt.startSeq, finals } as const;
+    if (claims.some(({ occurrence }) => backgroundRunOf(occurrence) !== undefined)) {
+      // A background run's question: its run goes on at its next poll, not here.
+      const done = { type: "RUN_FINISHED", threadId: input.threadId, runId: attempt.runId };
+      await attempt.emit({ ...done, outcome: { type: "success" } } as AgUiEvent, settle);
+      return;
+    }
     await pumpAgent(
       options,
       attempt,
       { input: applied.input, answers: applied.answers, signal: attempt.signal, identity: options.caller },
-      { kind: "commit", key, afterSeq: attempt.startSeq, finals },
+      settle,
     );
   }
 

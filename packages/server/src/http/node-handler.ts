@@ -15,7 +15,7 @@ import type { BackgroundAnswer } from "../engine/background-engine";
 import type { ContractEngine } from "../engine/contract-engine";
 import { pathId } from "../engine/ids";
 import { ServerCode } from "../server-codes";
-import { type BackgroundRunRecord, lastSeqOf } from "../store/background-records";
+import { type BackgroundRunRecord, isBackgroundEnded, lastSeqOf } from "../store/background-records";
 import type { ContractStore } from "../store/contract-store";
 import { followRun } from "./follow-run";
 import { identifyRequest } from "./identify-request";
@@ -97,14 +97,15 @@ function sendAnswer(res: ServerResponse, answer: BackgroundAnswer): void {
 
 /** `GET {base}/runs/:runId` of a background run: its status and current continuation token. */
 export function backgroundStatus(run: BackgroundRunRecord): RunStatus {
+  // A run waiting for an answer ends its log with RUN_FINISHED(interrupt), yet goes on.
+  const ended = isBackgroundEnded(run);
   const terminal = run.frames.at(-1)?.event;
-  const ended = terminal?.type === "RUN_FINISHED" || terminal?.type === "RUN_ERROR";
   return {
     runId: run.runId,
     threadId: run.threadId,
-    status: !ended ? "running" : terminal.type === "RUN_FINISHED" ? "finished" : "error",
+    status: !ended ? "running" : terminal?.type === "RUN_FINISHED" ? "finished" : "error",
     lastSeq: lastSeqOf(run),
-    terminal: ended ? { ...terminal } : null,
+    terminal: ended && terminal !== undefined ? { ...terminal } : null,
     continuationToken: run.token,
   };
 }

@@ -1,12 +1,15 @@
-import type { BackgroundStatus, RunAgentInput } from "@agui-outbox/core/protocol";
+import type { BackgroundStatus, Interrupt, RunAgentInput } from "@agui-outbox/core/protocol";
 import type { StoredFrame, StoredToolResult } from "./records";
 
 /**
  * `REQUESTED → EXECUTING → EXECUTED`, or `INDETERMINATE` when the poll running
- * it died (or the body threw) before its result was stored.
+ * it died (or the body threw) before its result was stored. A call the model
+ * asked the person about is `ASKED` until its answer is applied (by a resume,
+ * which runs an approved tool), then `EXECUTED` with what the answer led to.
  */
 export const BackgroundCallState = {
   requested: "REQUESTED",
+  asked: "ASKED",
   executing: "EXECUTING",
   executed: "EXECUTED",
   indeterminate: "INDETERMINATE",
@@ -21,6 +24,8 @@ export interface BackgroundCall {
   readonly state: BackgroundCallState;
   /** Stored before anything is submitted: a re-poll resubmits it instead of running the tool again. */
   readonly result: StoredToolResult | null;
+  /** The question this call waits on (`ASKED`), as it was opened; absent for a call run without one. */
+  readonly interrupt?: Interrupt;
 }
 
 /** The poll running a step now; its lease (on the store's clock) lets a dead poll's step be taken over. */

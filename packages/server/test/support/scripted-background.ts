@@ -10,7 +10,8 @@ import type { FaultSource } from "./postgres-faults";
 /**
  * The background side of the scripted deploy agent: step 0 answers
  * `deploy <target>` with one `deploy` tool call (the user's words as its
- * `flags`, so `[slow-tool]` holds the tool), step 1 reports the receipt. Each
+ * `flags`, so `[slow-tool]` holds the tool; `[ask]` ends the response with the
+ * call's approval interrupt), step 1 reports the receipt. Each
  * submission takes a `background-submit` fault armed for the thread: `status`
  * fails it (transient: the token stays current), `rate-limited` defers it with
  * 429 and a 2.5 s `Retry-After`, `fail` refuses it for good.
@@ -49,6 +50,15 @@ export function scriptedBackgroundAgent(faults?: FaultSource): BackgroundAgent &
         delta: JSON.stringify({ target: match[1], flags: words }),
       } as AgUiEvent;
       yield { type: "TOOL_CALL_END", toolCallId } as AgUiEvent;
+      if (words.includes("[ask]")) {
+        const interrupts = [{ id: `ask-${runId}`, reason: "tool_call", toolCallId, message: "Deploy?" }];
+        yield {
+          type: "RUN_FINISHED",
+          threadId: input.threadId,
+          runId,
+          outcome: { type: "interrupt", interrupts },
+        } as AgUiEvent;
+      }
     },
     async submit(submission) {
       submissions.push(submission);
