@@ -2,7 +2,7 @@ import { expect, test, vi } from "vitest";
 import { backgroundRuns } from "../background-runs";
 import { EntryState } from "../outbox/entry";
 import { MemoryStore } from "../outbox/memory-store";
-import { makeTestEntry } from "../outbox/store-contract";
+import { makeTestEntry } from "../../test/support/store-contract";
 import { createOutboxClient } from "./create-outbox-client";
 
 test("a tab that holds the lock before its first read is done reads the background runs once", async () => {

@@ -3,7 +3,7 @@ import { defaultDeps, type OutboxDeps } from "../client/deps";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import { EntryState } from "../outbox/entry";
 import { MemoryStore } from "../outbox/memory-store";
-import { makeTestEntry } from "../outbox/store-contract";
+import { makeTestEntry } from "../../test/support/store-contract";
 import { ThreadRegistry } from "../thread/thread-registry";
 import { AgentHttp } from "../transport/agent-http";
 import { DeliveryEngine } from "./delivery-engine";

@@ -2,7 +2,7 @@ import { expect, test } from "vitest";
 import { isOutboxError } from "../errors/outbox-error";
 import { EntryState } from "../outbox/entry";
 import { MemoryStore } from "../outbox/memory-store";
-import { makeTestEntry } from "../outbox/store-contract";
+import { makeTestEntry } from "../../test/support/store-contract";
 import { EntryBook } from "./entry-book";
 
 /** Past any entry's expiry: the "expired" step always changes the entry. */

@@ -1,4 +1,4 @@
 import { MemoryStore } from "./memory-store";
-import { runOutboxStoreContract } from "./store-contract";
+import { runOutboxStoreContract } from "../../test/support/store-contract";
 
 runOutboxStoreContract("MemoryStore (chromium)", async () => new MemoryStore());

@@ -4,7 +4,7 @@ import type { OutboxError } from "../errors/outbox-error";
 import { requestPersistentStorage } from "../storage/request-persistence";
 import { IdbStore, OUTBOX_DB_VERSION } from "./idb-store";
 import { type OpenedOutboxStore, openOutboxStore } from "./open-store";
-import { makeTestEntry } from "./store-contract";
+import { makeTestEntry } from "../../test/support/store-contract";
 
 const names: string[] = [];
 const opened: OpenedOutboxStore[] = [];

@@ -4,7 +4,7 @@ import type { OutboxError } from "../errors/outbox-error";
 import { IdbStore, OUTBOX_DB_VERSION } from "./idb-store";
 import { MemoryStore } from "./memory-store";
 import { type OpenedOutboxStore, openOutboxStore } from "./open-store";
-import { makeTestEntry } from "./store-contract";
+import { makeTestEntry } from "../../test/support/store-contract";
 
 const opened: OpenedOutboxStore[] = [];
 

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { rawDatabaseText } from "../../src/outbox/raw-database.test-util";
+import { rawDatabaseText } from "../support/raw-database";
 import type { ChannelLike } from "../../src/tabs/channel";
 import { askForDeployment, ledger, makeClient, settled, startHarness } from "./harness";
 

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { isOutboxError } from "../../src/errors/outbox-error";
-import { rawDatabaseText } from "../../src/outbox/raw-database.test-util";
+import { rawDatabaseText } from "../support/raw-database";
 import { sealAnswers } from "../../src/sealing";
 import { InMemoryBroadcastHub, InMemoryLockManager } from "../../src/tabs/in-memory-tabs";
 import { askForDeployment, type Harness, ledger, makeClient, settled, startHarness, until } from "./harness";

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import { EntryState, type OutboxEntry } from "./entry";
-import { IdbStore } from "./idb-store";
+import { EntryState, type OutboxEntry } from "../../src/outbox/entry";
+import { IdbStore } from "../../src/outbox/idb-store";
 import { makeTestEntry } from "./store-contract";
 
 /** Writes a database exactly as version 1 of the store laid it out. */
