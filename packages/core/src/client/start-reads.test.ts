@@ -1,8 +1,8 @@
 import { expect, test, vi } from "vitest";
+import { makeTestEntry } from "../../test/support/store-contract";
 import { backgroundRuns } from "../background-runs";
 import { EntryState } from "../outbox/entry";
 import { MemoryStore } from "../outbox/memory-store";
-import { makeTestEntry } from "../../test/support/store-contract";
 import { createOutboxClient } from "./create-outbox-client";
 
 test("a tab that holds the lock before its first read is done reads the background runs once", async () => {

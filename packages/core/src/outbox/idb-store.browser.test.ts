@@ -2,9 +2,9 @@ import { deleteDB } from "idb";
 import { afterEach, describe } from "vitest";
 import { runV1MigrationCase } from "../../test/support/idb-migration-cases";
 import { runIdbQuotaCases } from "../../test/support/idb-quota-cases";
+import { runOutboxStoreContract } from "../../test/support/store-contract";
 import { IdbStore } from "./idb-store";
 import type { OutboxStore } from "./outbox-store";
-import { runOutboxStoreContract } from "../../test/support/store-contract";
 
 // Real Chromium IndexedDB: one database per test, deleted after it.
 const created: string[] = [];

@@ -1,9 +1,9 @@
 import { IDBFactory } from "fake-indexeddb";
 import { runV1MigrationCase } from "../../test/support/idb-migration-cases";
 import { runIdbQuotaCases } from "../../test/support/idb-quota-cases";
+import { runOutboxStoreContract } from "../../test/support/store-contract";
 import { IdbStore } from "./idb-store";
 import type { OutboxStore } from "./outbox-store";
-import { runOutboxStoreContract } from "../../test/support/store-contract";
 
 // A fresh factory per test: every test starts from an empty origin, and a
 // second connection (reload, second tab) opens the same database through it.

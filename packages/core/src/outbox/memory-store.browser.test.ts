@@ -1,4 +1,4 @@
-import { MemoryStore } from "./memory-store";
 import { runOutboxStoreContract } from "../../test/support/store-contract";
+import { MemoryStore } from "./memory-store";
 
 runOutboxStoreContract("MemoryStore (chromium)", async () => new MemoryStore());
