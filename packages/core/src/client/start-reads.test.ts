@@ -80,3 +80,41 @@ test("with a server kind cached, a recovered answer is handed to fetch before ca
   expect(asked.slice(0, 2)).toEqual(["resume", "/capabilities"]);
   client.dispose();
 });
+
+test("a start reads only the open entries; the settled ones follow without delaying it", async () => {
+  const store = new MemoryStore();
+  const applied = makeTestEntry({ namespace: "sets", state: EntryState.applied, interruptId: "done" });
+  const lost = makeTestEntry({ namespace: "sets", state: EntryState.lost, interruptId: "kept" });
+  for (const entry of [applied, lost]) await store.put(entry);
+  const sets: (string | undefined)[] = [];
+  const listByNamespace = store.listByNamespace.bind(store);
+  store.listByNamespace = (namespace, set) => {
+    sets.push(set);
+    return listByNamespace(namespace, set);
+  };
+  const client = createOutboxClient({
+    url: "http://127.0.0.1:9/agent",
+    namespace: "sets",
+    storage: store,
+    deps: {
+      locks: () => undefined,
+      openChannel: () => undefined,
+      fetch: async () => new Response(JSON.stringify({ kind: "contract" }), { status: 200 }),
+    },
+  });
+  const keys = () => client.outbox.getState().entries.map((entry) => entry.key);
+  let atReady: string[] | undefined;
+  const settledArrived = new Promise<void>((resolve) => {
+    const stop = client.outbox.subscribe((state) => {
+      if (state.ready) atReady ??= keys();
+      if (keys().includes(applied.key)) resolve(stop());
+    });
+  });
+  await client.start();
+  await settledArrived;
+  expect(atReady).toEqual([lost.key]);
+  expect(keys()).toEqual([applied.key, lost.key]);
+  // No read of every entry: the start's own read is the open ones, then the settled.
+  expect(sets).toEqual(["settled"]);
+  client.dispose();
+});

@@ -1,5 +1,5 @@
 import { IDBFactory } from "fake-indexeddb";
-import { runV1MigrationCase } from "../../test/support/idb-migration-cases";
+import { runV1MigrationCase, runV2MigrationCase } from "../../test/support/idb-migration-cases";
 import { runIdbQuotaCases } from "../../test/support/idb-quota-cases";
 import { runOutboxStoreContract } from "../../test/support/store-contract";
 import { IdbStore } from "./idb-store";
@@ -31,4 +31,10 @@ runV1MigrationCase(
   "fake-indexeddb",
   () => new IDBFactory(),
   () => "outbox-v1",
+);
+
+runV2MigrationCase(
+  "fake-indexeddb",
+  () => new IDBFactory(),
+  () => "outbox-v2",
 );

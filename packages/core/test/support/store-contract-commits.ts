@@ -75,6 +75,25 @@ export function commitCases({ open, startReadTest }: ContractContext): void {
     },
   );
 
+  startReadTest("readAtStart reads only the entries without a settled verdict", async () => {
+    const store = await open();
+    const applied = makeTestEntry({ state: EntryState.applied, interruptId: "interrupt-a" });
+    const lost = makeTestEntry({ state: EntryState.lost, interruptId: "interrupt-l" });
+    const queued = makeTestEntry();
+    for (const entry of [applied, lost, queued]) await store.put(entry);
+    const seen: string[][] = [];
+    const result = await store.readAtStart?.({
+      namespace: "alice",
+      metaId: "server-kind",
+      firstCommit: (_meta, entries) => {
+        seen.push(keysOf(entries));
+        return undefined;
+      },
+    });
+    expect(keysOf(result?.entries ?? [])).toEqual([lost.key, queued.key]);
+    expect(seen).toEqual([[lost.key, queued.key]]);
+  });
+
   startReadTest(
     "readAtStart's write is compare-and-set: a stale revision or a missing entry is refused, nothing written",
     async () => {

@@ -34,6 +34,29 @@ export function entryCases({ open }: ContractContext): void {
     expect(await store.listByNamespace("carol")).toEqual([]);
   });
 
+  test("listByNamespace splits a namespace into open and settled entries, each oldest first", async () => {
+    const store = await open();
+    const byState = Object.values(EntryState).map((state, index) =>
+      makeTestEntry({ state, createdAt: 100 - index, interruptId: `interrupt-${state}` }),
+    );
+    for (const entry of [...byState, makeTestEntry({ namespace: "bob" })]) await store.put(entry);
+    const oldestFirst = [...byState].reverse();
+    const settled = new Set<string>([EntryState.applied, EntryState.elsewhere, EntryState.expired]);
+    expect(keysOf(await store.listByNamespace("alice", "open"))).toEqual(
+      keysOf(oldestFirst.filter((entry) => !settled.has(entry.state))),
+    );
+    expect(keysOf(await store.listByNamespace("alice", "settled"))).toEqual(
+      keysOf(oldestFirst.filter((entry) => settled.has(entry.state))),
+    );
+    expect(keysOf(await store.listByNamespace("alice", "all"))).toEqual(keysOf(oldestFirst));
+    // A committed verdict moves an entry from one list to the other.
+    const queued = byState.find((entry) => entry.state === EntryState.queued);
+    if (queued === undefined) throw new Error("unreachable");
+    await store.commit({ ...queued, state: EntryState.applied });
+    expect(keysOf(await store.listByNamespace("alice", "settled"))).toContain(queued.key);
+    expect(keysOf(await store.listByNamespace("alice", "open"))).not.toContain(queued.key);
+  });
+
   test("listByInterrupt matches namespace, thread and interrupt exactly", async () => {
     const store = await open();
     const first = makeTestEntry({ state: EntryState.needsUser });
