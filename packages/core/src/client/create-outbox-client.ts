@@ -256,6 +256,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     lifecycle.onDispose(outboxStore.subscribe(() => kind.watch()));
     // `start()` resolves with the server kind current, as it always has.
     await lifecycle.until(refreshed);
+    sink.track(readSettled(), ErrorSource.storage);
   }
 
   /**
@@ -284,6 +285,18 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     lifecycle.dispatch({ type: "loaded" });
     tabSync.flushEarly();
     return cached;
+  }
+
+  /**
+   * The settled verdicts (applied, elsewhere, expired), which a start does not
+   * read: once it resolved, so a store full of them never delays it or a
+   * resend. Not announced: every tab reads them from storage.
+   */
+  async function readSettled(): Promise<void> {
+    const [opened, running] = [store, engine];
+    if (!opened || !running || lifecycle.isDisposed) return;
+    const settled = await opened.listByNamespace(namespace, "settled");
+    if (!lifecycle.isDisposed) tabSync.silently(() => running.holdSettled(settled));
   }
 
   function openStore() {

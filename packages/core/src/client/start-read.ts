@@ -39,6 +39,10 @@ export async function readStorageAtStart(context: StartReadContext): Promise<boo
       // unreadable cache is no cache and a failed entries' read fails the start.
     }
   }
-  const [cached] = await Promise.all([kind.loadCached(store), engine.load()]);
+  const [cached, open] = await Promise.all([
+    kind.loadCached(store),
+    store.listByNamespace(context.namespace, "open"),
+  ]);
+  engine.hold(open);
   return cached;
 }

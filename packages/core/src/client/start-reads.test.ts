@@ -1,8 +1,8 @@
 import { expect, test, vi } from "vitest";
+import { makeTestEntry } from "../../test/support/store-contract";
 import { backgroundRuns } from "../background-runs";
 import { EntryState } from "../outbox/entry";
 import { MemoryStore } from "../outbox/memory-store";
-import { makeTestEntry } from "../outbox/store-contract";
 import { createOutboxClient } from "./create-outbox-client";
 
 test("a tab that holds the lock before its first read is done reads the background runs once", async () => {
@@ -78,5 +78,43 @@ test("with a server kind cached, a recovered answer is handed to fetch before ca
   void client.start().catch(() => {});
   await vi.waitFor(() => expect(asked.length).toBeGreaterThanOrEqual(2));
   expect(asked.slice(0, 2)).toEqual(["resume", "/capabilities"]);
+  client.dispose();
+});
+
+test("a start reads only the open entries; the settled ones follow without delaying it", async () => {
+  const store = new MemoryStore();
+  const applied = makeTestEntry({ namespace: "sets", state: EntryState.applied, interruptId: "done" });
+  const lost = makeTestEntry({ namespace: "sets", state: EntryState.lost, interruptId: "kept" });
+  for (const entry of [applied, lost]) await store.put(entry);
+  const sets: (string | undefined)[] = [];
+  const listByNamespace = store.listByNamespace.bind(store);
+  store.listByNamespace = (namespace, set) => {
+    sets.push(set);
+    return listByNamespace(namespace, set);
+  };
+  const client = createOutboxClient({
+    url: "http://127.0.0.1:9/agent",
+    namespace: "sets",
+    storage: store,
+    deps: {
+      locks: () => undefined,
+      openChannel: () => undefined,
+      fetch: async () => new Response(JSON.stringify({ kind: "contract" }), { status: 200 }),
+    },
+  });
+  const keys = () => client.outbox.getState().entries.map((entry) => entry.key);
+  let atReady: string[] | undefined;
+  const settledArrived = new Promise<void>((resolve) => {
+    const stop = client.outbox.subscribe((state) => {
+      if (state.ready) atReady ??= keys();
+      if (keys().includes(applied.key)) resolve(stop());
+    });
+  });
+  await client.start();
+  await settledArrived;
+  expect(atReady).toEqual([lost.key]);
+  expect(keys()).toEqual([applied.key, lost.key]);
+  // No read of every entry: the start's own read is the open ones, then the settled.
+  expect(sets).toEqual(["settled"]);
   client.dispose();
 });

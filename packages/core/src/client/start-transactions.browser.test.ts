@@ -1,6 +1,6 @@
 import { deleteDB } from "idb";
 import { afterEach } from "vitest";
-import { runStartTransactionCases } from "./start-transactions-cases";
+import { runStartTransactionCases } from "../../test/support/start-transactions-cases";
 
 // Chromium's own IndexedDB: one database per test, deleted after it.
 const created: string[] = [];

@@ -1,4 +1,4 @@
-import { runStartTransactionCases } from "./start-transactions-cases";
+import { runStartTransactionCases } from "../../test/support/start-transactions-cases";
 
 // fake-indexeddb (set up globally for Node): the same database across the client and the checks.
 let counter = 0;

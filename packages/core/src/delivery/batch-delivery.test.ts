@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
+import { makeTestEntry } from "../../test/support/store-contract";
 import { EntryState, type OutboxEntry } from "../outbox/entry";
 import { MemoryStore } from "../outbox/memory-store";
-import { makeTestEntry } from "../outbox/store-contract";
 import { BatchDelivery } from "./batch-delivery";
 import type { DeliveryTransport } from "./delivery-transport";
 import { EntryBook } from "./entry-book";

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
+import { makeTestEntry } from "../../test/support/store-contract";
 import { defaultDeps, type OutboxDeps } from "../client/deps";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import { EntryState } from "../outbox/entry";
 import { MemoryStore } from "../outbox/memory-store";
-import { makeTestEntry } from "../outbox/store-contract";
 import { ThreadRegistry } from "../thread/thread-registry";
 import { AgentHttp } from "../transport/agent-http";
 import { DeliveryEngine } from "./delivery-engine";

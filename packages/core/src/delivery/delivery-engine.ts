@@ -156,6 +156,11 @@ export class DeliveryEngine {
     this.#heldStarted = started;
   }
 
+  /** Adds the settled entries, read after the start so they never delay it. Does not send. */
+  holdSettled(entries: readonly OutboxEntry[]): void {
+    this.#book.holdMore(entries);
+  }
+
   /**
    * Adopts an entry written elsewhere (this tab's `answer()`, or another tab).
    * It is published at once; with `sendAfterThisTask` its delivery starts in a

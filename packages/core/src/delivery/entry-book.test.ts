@@ -1,8 +1,8 @@
 import { expect, test } from "vitest";
+import { makeTestEntry } from "../../test/support/store-contract";
 import { isOutboxError } from "../errors/outbox-error";
 import { EntryState } from "../outbox/entry";
 import { MemoryStore } from "../outbox/memory-store";
-import { makeTestEntry } from "../outbox/store-contract";
 import { EntryBook } from "./entry-book";
 
 /** Past any entry's expiry: the "expired" step always changes the entry. */

@@ -110,6 +110,15 @@ export class EntryBook {
     this.#options.publish(this.#sorted);
   }
 
+  /** Adds entries read apart (the settled ones, after the start); entries held stay as they are. */
+  holdMore(stored: readonly OutboxEntry[]): void {
+    const added = stored.filter((entry) => !this.#entries.has(entry.key));
+    if (added.length === 0) return;
+    for (const entry of added) this.#entries.set(entry.key, entry);
+    this.#sorted = [...this.#entries.values()].sort(compareEntries);
+    this.#options.publish(this.#sorted);
+  }
+
   /** Holds `entry` (replacing its key's current one) and publishes the change. */
   set(entry: OutboxEntry): void {
     this.#entries.set(entry.key, entry);

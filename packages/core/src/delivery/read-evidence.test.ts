@@ -1,9 +1,9 @@
 import { expect, test } from "vitest";
+import { makeTestEntry } from "../../test/support/store-contract";
 import { defaultDeps, type OutboxDeps } from "../client/deps";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
 import { MemoryStore } from "../outbox/memory-store";
-import { makeTestEntry } from "../outbox/store-contract";
 import { EventType } from "../protocol";
 import { ThreadRegistry } from "../thread/thread-registry";
 import { AgentHttp } from "../transport/agent-http";

@@ -1,4 +1,4 @@
-import { runCommitGroupCases } from "./commit-group-cases";
+import { runCommitGroupCases } from "../../test/support/commit-group-cases";
 import { IdbStore } from "./idb-store";
 
 let opened = 0;

@@ -1,5 +1,5 @@
 import { IDBFactory } from "fake-indexeddb";
-import { runCommitGroupCases } from "./commit-group-cases";
+import { runCommitGroupCases } from "../../test/support/commit-group-cases";
 import { IdbStore } from "./idb-store";
 
 runCommitGroupCases("IdbStore (fake-indexeddb)", () =>

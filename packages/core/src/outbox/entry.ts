@@ -52,6 +52,20 @@ export function isFinalState(state: EntryState): boolean {
   return FINAL_STATES.has(state);
 }
 
+/** Verdicts that ask nothing more of anyone: a start leaves them to be read on demand. */
+export const SETTLED_STATES: readonly EntryState[] = [
+  EntryState.applied,
+  EntryState.elsewhere,
+  EntryState.expired,
+];
+
+/** Which of a namespace's entries a list reads: `open` is every entry not settled. */
+export type EntrySet = "all" | "open" | "settled";
+
+export function inEntrySet(entry: OutboxEntry, set: EntrySet): boolean {
+  return set === "all" || SETTLED_STATES.includes(entry.state) === (set === "settled");
+}
+
 /** What the person decided. Kept verbatim so a lost or stale answer can be shown and resent. */
 export type Decision =
   | {

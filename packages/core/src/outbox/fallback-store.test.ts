@@ -1,7 +1,7 @@
 import { IDBFactory } from "fake-indexeddb";
+import { runOutboxStoreContract } from "../../test/support/store-contract";
 import { FallbackStore } from "./fallback-store";
 import { IdbStore } from "./idb-store";
-import { runOutboxStoreContract } from "./store-contract";
 
 // Before the fall back every call goes to IndexedDB; after it, to memory: both
 // keep the contract (the start read included).

@@ -1,4 +1,4 @@
-import type { OutboxEntry } from "./entry";
+import type { EntrySet, OutboxEntry } from "./entry";
 import { MemoryStore } from "./memory-store";
 import type {
   CommitResult,
@@ -73,8 +73,8 @@ export class FallbackStore implements OutboxStore {
     const current = this.#current as OutboxStore & Required<Pick<OutboxStore, "readAtStart">>;
     return current.readAtStart(request);
   }
-  listByNamespace(namespace: string): Promise<OutboxEntry[]> {
-    return this.#current.listByNamespace(namespace);
+  listByNamespace(namespace: string, set?: EntrySet): Promise<OutboxEntry[]> {
+    return this.#current.listByNamespace(namespace, set);
   }
   listByInterrupt(namespace: string, threadId: string, interruptId: string): Promise<OutboxEntry[]> {
     return this.#current.listByInterrupt(namespace, threadId, interruptId);

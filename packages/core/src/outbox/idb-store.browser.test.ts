@@ -1,10 +1,10 @@
 import { deleteDB } from "idb";
 import { afterEach, describe } from "vitest";
-import { runV1MigrationCase } from "./idb-migration-cases";
-import { runIdbQuotaCases } from "./idb-quota-cases";
+import { runV1MigrationCase, runV2MigrationCase } from "../../test/support/idb-migration-cases";
+import { runIdbQuotaCases } from "../../test/support/idb-quota-cases";
+import { runOutboxStoreContract } from "../../test/support/store-contract";
 import { IdbStore } from "./idb-store";
 import type { OutboxStore } from "./outbox-store";
-import { runOutboxStoreContract } from "./store-contract";
 
 // Real Chromium IndexedDB: one database per test, deleted after it.
 const created: string[] = [];
@@ -44,5 +44,10 @@ describe("upgrade", () => {
     "chromium",
     () => indexedDB,
     () => uniqueName("outbox-v1"),
+  );
+  runV2MigrationCase(
+    "chromium",
+    () => indexedDB,
+    () => uniqueName("outbox-v2"),
   );
 });

@@ -1,9 +1,9 @@
 import { IDBFactory } from "fake-indexeddb";
-import { runV1MigrationCase } from "./idb-migration-cases";
-import { runIdbQuotaCases } from "./idb-quota-cases";
+import { runV1MigrationCase, runV2MigrationCase } from "../../test/support/idb-migration-cases";
+import { runIdbQuotaCases } from "../../test/support/idb-quota-cases";
+import { runOutboxStoreContract } from "../../test/support/store-contract";
 import { IdbStore } from "./idb-store";
 import type { OutboxStore } from "./outbox-store";
-import { runOutboxStoreContract } from "./store-contract";
 
 // A fresh factory per test: every test starts from an empty origin, and a
 // second connection (reload, second tab) opens the same database through it.
@@ -31,4 +31,10 @@ runV1MigrationCase(
   "fake-indexeddb",
   () => new IDBFactory(),
   () => "outbox-v1",
+);
+
+runV2MigrationCase(
+  "fake-indexeddb",
+  () => new IDBFactory(),
+  () => "outbox-v2",
 );

@@ -1,5 +1,5 @@
 // The storage part of the outbox, for `packages/core/src/index.ts` to re-export.
-// The contract suite (`store-contract.ts`) imports Vitest and is deliberately not here.
+// The contract suite lives in test/support: it imports Vitest.
 
 export { PersistenceResult, requestPersistentStorage } from "../storage/request-persistence";
 export { DEFAULT_OUTBOX_DB_NAME, IdbStore, type IdbStoreOptions, OUTBOX_DB_VERSION } from "./idb-store";

@@ -1,4 +1,4 @@
+import { runOutboxStoreContract } from "../../test/support/store-contract";
 import { MemoryStore } from "./memory-store";
-import { runOutboxStoreContract } from "./store-contract";
 
 runOutboxStoreContract("MemoryStore (chromium)", async () => new MemoryStore());

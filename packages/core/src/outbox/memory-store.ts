@@ -1,5 +1,5 @@
 import { OutboxError } from "../errors/outbox-error";
-import { isFinalState, type OutboxEntry } from "./entry";
+import { type EntrySet, inEntrySet, isFinalState, type OutboxEntry } from "./entry";
 import {
   assertMetaKey,
   assertStorableEntry,
@@ -56,16 +56,16 @@ export class MemoryStore implements OutboxStore {
     assertMetaKey("readAtStart", namespace, metaId);
     // No await between the reads and the write: that is what makes it one transaction here.
     const meta = structuredClone(this.#meta.get(namespace)?.get(metaId));
-    const entries = this.#select((entry) => entry.namespace === namespace);
+    const entries = this.#select((entry) => entry.namespace === namespace && inEntrySet(entry, "open"));
     const next = request.firstCommit(meta, entries);
     if (next === undefined) return { meta, entries };
     const commit = this.#commitNow("readAtStart", next);
     return { meta, entries: afterStartCommit(entries, next.key, commit), commit };
   }
 
-  async listByNamespace(namespace: string): Promise<OutboxEntry[]> {
+  async listByNamespace(namespace: string, set: EntrySet = "all"): Promise<OutboxEntry[]> {
     this.#assertOpen("listByNamespace");
-    return this.#select((entry) => entry.namespace === namespace);
+    return this.#select((entry) => entry.namespace === namespace && inEntrySet(entry, set));
   }
 
   async listByInterrupt(namespace: string, threadId: string, interruptId: string): Promise<OutboxEntry[]> {

@@ -1,10 +1,10 @@
 import { deleteDB } from "idb";
 import { afterEach, expect, test, vi } from "vitest";
+import { makeTestEntry } from "../../test/support/store-contract";
 import type { OutboxError } from "../errors/outbox-error";
 import { requestPersistentStorage } from "../storage/request-persistence";
 import { IdbStore, OUTBOX_DB_VERSION } from "./idb-store";
 import { type OpenedOutboxStore, openOutboxStore } from "./open-store";
-import { makeTestEntry } from "./store-contract";
 
 const names: string[] = [];
 const opened: OpenedOutboxStore[] = [];

@@ -1,10 +1,10 @@
 import { IDBFactory } from "fake-indexeddb";
 import { afterEach, expect, test, vi } from "vitest";
+import { makeTestEntry } from "../../test/support/store-contract";
 import type { OutboxError } from "../errors/outbox-error";
 import { IdbStore, OUTBOX_DB_VERSION } from "./idb-store";
 import { MemoryStore } from "./memory-store";
 import { type OpenedOutboxStore, openOutboxStore } from "./open-store";
-import { makeTestEntry } from "./store-contract";
 
 const opened: OpenedOutboxStore[] = [];
 

@@ -1,5 +1,5 @@
 import { OutboxError } from "../errors/outbox-error";
-import { EntryState, type OutboxEntry } from "./entry";
+import { type EntrySet, EntryState, type OutboxEntry } from "./entry";
 
 /**
  * Durable storage for outbox entries and small per-namespace metadata (stream
@@ -46,15 +46,20 @@ export interface OutboxStore {
   commitAll?(entries: readonly OutboxEntry[]): Promise<CommitResult[]>;
   /**
    * The start of a sending tab in one readwrite transaction: reads one metadata
-   * value (the cached server kind) and the namespace's entries, then writes the
+   * value (the cached server kind) and the namespace's open entries, then writes the
    * entry `firstCommit` derives from them, if any, judged as
    * {@link OutboxStore.commit} judges one (compare-and-set by revision). One
    * durable flush where there were four transactions. Optional: a client over a
    * store without it reads the kind and the entries apart, and commits later.
    */
   readAtStart?(request: StartReadRequest): Promise<StartReadResult>;
-  /** Every entry of one namespace, oldest first (`createdAt`, then `key`). */
-  listByNamespace(namespace: string): Promise<OutboxEntry[]>;
+  /**
+   * A namespace's entries, oldest first (`createdAt`, then `key`): all of them,
+   * the `open` ones (no settled verdict: what a start reads, through an index)
+   * or the `settled` ones (applied, elsewhere, expired: read on demand).
+   * @default "all"
+   */
+  listByNamespace(namespace: string, set?: EntrySet): Promise<OutboxEntry[]>;
   /** Every entry answering one interrupt, oldest first, including superseded ones. */
   listByInterrupt(namespace: string, threadId: string, interruptId: string): Promise<OutboxEntry[]>;
   /**
@@ -121,7 +126,7 @@ export interface StartReadRequest {
 export interface StartReadResult {
   /** The metadata value as stored (validate it before use), or `undefined`. */
   readonly meta: unknown;
-  /** The namespace's entries, oldest first; the written entry as it is stored now. */
+  /** The namespace's open entries, oldest first; the written entry as it is stored now. */
   readonly entries: OutboxEntry[];
   /** The write's result, when `firstCommit` asked for one. */
   readonly commit?: CommitResult;

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
+import { makeTestEntry } from "../../test/support/store-contract";
 import { EntryState, isFinalState } from "./entry";
 import { FINAL_ENTRY_RETENTION_MS, isPrunable } from "./retention";
-import { makeTestEntry } from "./store-contract";
 
 test("only applied, elsewhere and expired entries are pruned, and only once the window has passed", () => {
   const settledAt = 1_000;

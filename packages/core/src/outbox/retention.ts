@@ -1,4 +1,4 @@
-import { EntryState, type OutboxEntry } from "./entry";
+import { type EntryState, type OutboxEntry, SETTLED_STATES } from "./entry";
 
 /**
  * How long an entry with a settled verdict stays after it settled: long enough
@@ -11,11 +11,7 @@ export const FINAL_ENTRY_RETENTION_MS = 24 * 60 * 60 * 1000;
  * Verdicts that need nothing more from the person. `lost` and `needs_user`
  * keep an answer the person still has to act on: they stay until discarded.
  */
-const PRUNABLE: ReadonlySet<EntryState> = new Set<EntryState>([
-  EntryState.applied,
-  EntryState.elsewhere,
-  EntryState.expired,
-]);
+const PRUNABLE: ReadonlySet<EntryState> = new Set(SETTLED_STATES);
 
 /** True once `entry` settled (applied, elsewhere, expired) more than `windowMs` ago. */
 export function isPrunable(entry: OutboxEntry, now: number, windowMs = FINAL_ENTRY_RETENTION_MS): boolean {

@@ -1,9 +1,9 @@
 import { IDBFactory } from "fake-indexeddb";
 import { expect, test } from "vitest";
+import { rawDatabaseText } from "../../test/support/raw-database";
+import { makeTestEntry, runOutboxStoreContract } from "../../test/support/store-contract";
 import { IdbStore } from "../outbox/idb-store";
 import type { OutboxStore } from "../outbox/outbox-store";
-import { rawDatabaseText } from "../outbox/raw-database.test-util";
-import { makeTestEntry, runOutboxStoreContract } from "../outbox/store-contract";
 import { SealedStore } from "./sealed-store";
 import type { SealedEntry } from "./sealing-plugin";
 

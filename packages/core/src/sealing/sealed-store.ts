@@ -1,5 +1,5 @@
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
-import type { OutboxEntry } from "../outbox/entry";
+import type { EntrySet, OutboxEntry } from "../outbox/entry";
 import type {
   CommitResult,
   OutboxStore,
@@ -60,10 +60,10 @@ export class SealedStore implements OutboxStore {
     return Promise.all(results.map((result, index) => this.#result(entries[index] as OutboxEntry, result)));
   }
 
-  async listByNamespace(namespace: string): Promise<OutboxEntry[]> {
-    const records = await this.#inner.listByNamespace(namespace);
+  async listByNamespace(namespace: string, set: EntrySet = "all"): Promise<OutboxEntry[]> {
+    const records = await this.#inner.listByNamespace(namespace, set);
     // A full read of the namespace: what it withholds is the whole report.
-    this.#withheld.clear();
+    if (set === "all") this.#withheld.clear();
     const opened = await this.#openAll(records);
     this.#report();
     return opened;

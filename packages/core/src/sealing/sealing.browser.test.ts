@@ -1,7 +1,7 @@
 import { deleteDB } from "idb";
 import { afterEach, expect, test } from "vitest";
+import { rawDatabaseText } from "../../test/support/raw-database";
 import type { OutboxClient } from "../client/client-types";
-import { rawDatabaseText } from "../outbox/raw-database.test-util";
 import { sealAnswers } from "../sealing";
 import { createIsolatedClient } from "../testing/isolated-client";
 

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import { rawDatabaseText } from "../../src/outbox/raw-database.test-util";
 import type { ChannelLike } from "../../src/tabs/channel";
+import { rawDatabaseText } from "../support/raw-database";
 import { askForDeployment, ledger, makeClient, settled, startHarness } from "./harness";
 
 /** A channel factory that keeps every message a tab posts, as it would cross to the others. */

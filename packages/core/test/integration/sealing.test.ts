@@ -1,8 +1,8 @@
 import { expect, test } from "vitest";
 import { isOutboxError } from "../../src/errors/outbox-error";
-import { rawDatabaseText } from "../../src/outbox/raw-database.test-util";
 import { sealAnswers } from "../../src/sealing";
 import { InMemoryBroadcastHub, InMemoryLockManager } from "../../src/testing/in-memory-tabs";
+import { rawDatabaseText } from "../support/raw-database";
 import { askForDeployment, type Harness, ledger, makeClient, settled, startHarness, until } from "./harness";
 
 const SECRET = "canary-7f3a-edited-target";

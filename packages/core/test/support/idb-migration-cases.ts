@@ -1,9 +1,9 @@
 import { expect, test } from "vitest";
-import { EntryState, type OutboxEntry } from "./entry";
-import { IdbStore } from "./idb-store";
+import { EntryState, type OutboxEntry, SETTLED_STATES } from "../../src/outbox/entry";
+import { IdbStore } from "../../src/outbox/idb-store";
 import { makeTestEntry } from "./store-contract";
 
-/** Writes a database exactly as version 1 of the store laid it out. */
+/** Writes a database exactly as version 1 (or 2: background runs in a store of their own) laid it out. */
 async function writeV1Database(
   factory: IDBFactory,
   dbName: string,
@@ -11,10 +11,17 @@ async function writeV1Database(
     readonly entries: readonly OutboxEntry[];
     readonly meta: readonly { namespace: string; id: string; value: unknown }[];
   },
+  version = 1,
 ): Promise<void> {
   const db = await new Promise<IDBDatabase>((resolve, reject) => {
-    const request = factory.open(dbName, 1);
+    const request = factory.open(dbName, version);
     request.onupgradeneeded = () => {
+      if (version >= 2) {
+        const background = request.result.createObjectStore("background", {
+          keyPath: ["namespace", "runId"],
+        });
+        background.createIndex("by-namespace", "namespace");
+      }
       const entries = request.result.createObjectStore("entries", { keyPath: "key" });
       entries.createIndex("by-namespace", "namespace");
       entries.createIndex("by-interrupt", ["namespace", "threadId", "interruptId"]);
@@ -84,8 +91,11 @@ export function runV1MigrationCase(label: string, factory: () => IDBFactory, dbN
     const store = await IdbStore.open({ indexedDB: idb, dbName: name });
     try {
       for (const namespace of ["alice", "bob"]) {
-        expect(await store.listByNamespace(namespace)).toEqual(
-          entries.filter((entry) => entry.namespace === namespace),
+        const own = entries.filter((entry) => entry.namespace === namespace);
+        expect(await store.listByNamespace(namespace)).toEqual(own);
+        // The state index is built over the rows already there.
+        expect(await store.listByNamespace(namespace, "open")).toEqual(
+          own.filter((entry) => !SETTLED_STATES.includes(entry.state)),
         );
       }
       const byRunId = (records: unknown[]) =>
@@ -103,6 +113,32 @@ export function runV1MigrationCase(label: string, factory: () => IDBFactory, dbN
       const [first] = await store.listByNamespace("alice");
       if (first === undefined) throw new Error("missing entry");
       expect((await store.commit({ ...first, attempts: first.attempts + 1 })).committed).toBe(true);
+    } finally {
+      store.close();
+    }
+  });
+}
+
+/** The v2 → v3 upgrade: the state index is built over every stored entry; reads are unchanged. */
+export function runV2MigrationCase(label: string, factory: () => IDBFactory, dbName: () => string): void {
+  test(`upgrading a v2 database indexes its entries by state and loses nothing (${label})`, async () => {
+    const idb = factory();
+    const name = dbName();
+    const entries = Object.values(EntryState).map((state) =>
+      makeTestEntry({ state, interruptId: `interrupt-${state}` }),
+    );
+    const meta = [{ namespace: "alice", id: "capabilities", value: { serverKind: "contract" } }];
+    await writeV1Database(idb, name, { entries, meta }, 2);
+
+    const store = await IdbStore.open({ indexedDB: idb, dbName: name });
+    try {
+      expect(await store.listByNamespace("alice")).toEqual(entries);
+      const settled = (entry: OutboxEntry) => SETTLED_STATES.includes(entry.state);
+      expect(await store.listByNamespace("alice", "open")).toEqual(
+        entries.filter((entry) => !settled(entry)),
+      );
+      expect(await store.listByNamespace("alice", "settled")).toEqual(entries.filter(settled));
+      expect(await store.getMeta("alice", "capabilities")).toEqual({ serverKind: "contract" });
     } finally {
       store.close();
     }

@@ -1,9 +1,9 @@
 import { expect, test } from "vitest";
-import { EntryState } from "../outbox/entry";
-import { IdbStore } from "../outbox/idb-store";
-import { makeTestEntry } from "../outbox/store-contract";
-import { createOutboxClient } from "./create-outbox-client";
-import type { FetchLike } from "./deps";
+import { createOutboxClient } from "../../src/client/create-outbox-client";
+import type { FetchLike } from "../../src/client/deps";
+import { EntryState } from "../../src/outbox/entry";
+import { IdbStore } from "../../src/outbox/idb-store";
+import { makeTestEntry } from "./store-contract";
 
 const NAMESPACE = "start-tx";
 

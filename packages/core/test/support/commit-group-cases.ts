@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
-import { CommitGroup } from "./commit-group";
-import { EntryState, type OutboxEntry } from "./entry";
-import type { CommitResult, OutboxStore } from "./outbox-store";
+import { CommitGroup } from "../../src/outbox/commit-group";
+import { EntryState, type OutboxEntry } from "../../src/outbox/entry";
+import type { CommitResult, OutboxStore } from "../../src/outbox/outbox-store";
 import { makeTestEntry } from "./store-contract";
 
 /** Counts the store's transactions: one per `commit`, one per `commitAll`. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { isOutboxError } from "../errors/outbox-error";
-import { EntryState } from "./entry";
-import type { IdbStore } from "./idb-store";
+import { isOutboxError } from "../../src/errors/outbox-error";
+import { EntryState } from "../../src/outbox/entry";
+import type { IdbStore } from "../../src/outbox/idb-store";
 import { makeTestEntry } from "./store-contract";
 
 /** How the browser reports a full origin; each is a real shape of QuotaExceededError. */

@@ -1,0 +1,109 @@
+// Page side of the start benchmark. Bundled by bench/support/browser-page.ts, opened
+// on an on-disk profile: a reloaded tab's `createOutboxClient()` + `start()` over a
+// database that holds `stored` entries, all settled but one queued answer.
+import { openDB } from "idb";
+import { createOutboxClient } from "../../packages/core/src/client/create-outbox-client.ts";
+import type { FetchLike } from "../../packages/core/src/client/deps.ts";
+import { EntryState, type OutboxEntry } from "../../packages/core/src/outbox/entry.ts";
+import { IdbStore } from "../../packages/core/src/outbox/idb-store.ts";
+
+export interface StartRequest {
+  readonly agentUrl: string;
+  readonly sizes: readonly number[];
+  readonly samples: number;
+  /** Size of each stored record's body, as an answer's exact request bytes. */
+  readonly bodyBytes: number;
+}
+
+export interface StartRun {
+  readonly stored: number;
+  /** `createOutboxClient()` until `start()` resolved. */
+  readonly start: number[];
+  /** `IdbStore.listByNamespace` alone: what reading every entry costs. */
+  readonly readAll: number[];
+  /** The open entries alone, through the state index: what a start reads. */
+  readonly readOpen: number[];
+}
+
+const NAMESPACE = "bench";
+
+/** Resume requests are held: the recovered answer never reaches the mock server. */
+const holdingFetch: FetchLike = (input, init) =>
+  new Headers(init?.headers).has("idempotency-key") ? new Promise<Response>(() => {}) : fetch(input, init);
+
+async function deleteDatabase(name: string): Promise<void> {
+  await new Promise((resolve) => {
+    const deletion = indexedDB.deleteDatabase(name);
+    deletion.onsuccess = deletion.onerror = deletion.onblocked = resolve;
+  });
+}
+
+/** `stored - 1` settled entries and one queued answer, written in one transaction. */
+async function seed(dbName: string, stored: number, bodyBytes: number): Promise<void> {
+  (await IdbStore.open({ dbName })).close();
+  const db = await openDB(dbName);
+  const tx = db.transaction("entries", "readwrite");
+  const body = JSON.stringify({ padding: "x".repeat(bodyBytes) });
+  for (let index = 0; index < stored; index += 1) {
+    const key = `k-${index}`;
+    const entry: OutboxEntry = {
+      key,
+      namespace: NAMESPACE,
+      threadId: `t-${index % 500}`,
+      interruptId: `i-${index}`,
+      runId: `run-${index}`,
+      body,
+      decision: { kind: "approve" },
+      state: index === stored - 1 ? EntryState.queued : EntryState.applied,
+      attempts: 0,
+      nextAttemptAt: null,
+      cursor: { runId: `run-${index}`, lastSeq: 0, acked: false },
+      lastError: null,
+      verdictDetail: null,
+      everSent: false,
+      createdAt: Date.now() - stored + index,
+      updatedAt: Date.now(),
+      expiresAt: Date.now() + 23 * 3_600_000,
+    };
+    void tx.store.put(entry);
+  }
+  await tx.done;
+  db.close();
+}
+
+async function oneSize(request: StartRequest, stored: number): Promise<StartRun> {
+  const dbName = `bench-start-${stored}`;
+  await deleteDatabase(dbName);
+  await seed(dbName, stored, request.bodyBytes);
+  const options = { url: request.agentUrl, namespace: NAMESPACE, dbName, deps: { fetch: holdingFetch } };
+  // A first start caches the server kind, as the page before the reload did.
+  const warm = createOutboxClient(options);
+  await warm.start();
+  warm.dispose();
+  const run: StartRun = { stored, start: [], readAll: [], readOpen: [] };
+  for (let sample = 0; sample < request.samples; sample += 1) {
+    const started = performance.now();
+    const client = createOutboxClient(options);
+    await client.start();
+    run.start.push(performance.now() - started);
+    client.dispose();
+    const store = await IdbStore.open({ dbName });
+    const reading = performance.now();
+    await store.listByNamespace(NAMESPACE);
+    run.readAll.push(performance.now() - reading);
+    const readingOpen = performance.now();
+    await store.listByNamespace(NAMESPACE, "open");
+    run.readOpen.push(performance.now() - readingOpen);
+    store.close();
+  }
+  await deleteDatabase(dbName);
+  return run;
+}
+
+async function run(request: StartRequest): Promise<StartRun[]> {
+  const runs: StartRun[] = [];
+  for (const stored of request.sizes) runs.push(await oneSize(request, stored));
+  return runs;
+}
+
+Object.assign(globalThis, { benchStart: run, benchReady: true });
