@@ -146,7 +146,8 @@ export class RunAttempt {
         this.#wakeProducer();
         await this.#write(batch);
       }
-      this.#fail(this.#queue.splice(0), new LeaseLost(this.runId));
+      // Ended with events still queued (after a terminal or a refusal): they are refused.
+      if (this.#queue.length > 0) this.#fail(this.#queue.splice(0), new LeaseLost(this.runId));
     } finally {
       this.#writing = false;
       this.#wakeProducer();
