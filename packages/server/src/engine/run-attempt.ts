@@ -38,6 +38,9 @@ export interface RunAttemptInit {
 /** Events waiting for a write at most; a producer faster than the store waits beyond it. */
 const MAX_QUEUED = 1024;
 
+/** A pushed event's outcome goes to no caller (a failure is kept for the next call instead). */
+const ignore = () => {};
+
 interface Queued {
   readonly event: AgUiEvent;
   readonly settle: Settlement | undefined;
@@ -107,7 +110,7 @@ export class RunAttempt {
    * while the queue is full). A failure is thrown by the next call.
    */
   async push(event: AgUiEvent): Promise<void> {
-    this.#enqueue({ event, settle: undefined, awaited: false, resolve: () => {}, reject: () => {} });
+    this.#enqueue({ event, settle: undefined, awaited: false, resolve: ignore, reject: ignore });
     if (this.#queue.length >= MAX_QUEUED) await new Promise<void>((resolve) => this.#room.push(resolve));
   }
 
