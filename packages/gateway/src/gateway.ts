@@ -7,7 +7,7 @@ import {
 } from "@agui-outbox/server";
 import { GatewayError, GatewayErrorKind } from "./gateway-error";
 import { type ProxyDeps, proxyAgent } from "./proxy-agent";
-import { pickHeaders, withRequestContext } from "./request-context";
+import { pickHeaders, setRequestContext } from "./request-context";
 import { ResponseHold } from "./response-hold";
 import { InProcessThreadLock, type ThreadLock } from "./thread-lock";
 import type { FetchLike } from "./upstream/forward-run";
@@ -105,7 +105,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         // Only a run's status can wait for the upstream; re-attach and reads answer at once.
         const hold = req.method === "POST" && isRunRoute(req.url, base) ? new ResponseHold(res) : undefined;
         const headers = pickHeaders(req.headers, forwarded);
-        return withRequestContext({ headers, hold }, () => inner(req, hold?.response ?? res, next));
+        setRequestContext(req, { headers, hold });
+        return inner(req, hold?.response ?? res, next);
       };
     },
     async close() {

@@ -98,7 +98,7 @@ function* answerFromRecord(
 
 async function* proxyTurn(deps: ProxyDeps, turn: AgentTurn): AsyncGenerator<AgUiEvent> {
   const { input, identity } = turn;
-  const hold = responseHold();
+  const hold = responseHold(turn.request);
   const release = await deps.lock.acquire(scopedId(identity, input.threadId));
   try {
     const store = scopeStore(deps.store, identity);
@@ -121,7 +121,7 @@ async function* proxyTurn(deps: ProxyDeps, turn: AgentTurn): AsyncGenerator<AgUi
     const events = forwardRun(deps.fetch, {
       url: deps.upstream,
       body: upstreamResume(upstreamInput(input, identity), occurrences),
-      headers: forwardedHeaders(),
+      headers: forwardedHeaders(turn.request),
       onStatus: (status) => settleHold(hold, status),
       signal: turn.signal,
     });

@@ -1,19 +1,18 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-import type { IncomingHttpHeaders } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type { ResponseHold } from "./response-hold";
 
 /**
  * The headers of the request being served, for the proxy agent that forwards
- * it. The server library hands its agent the parsed input and the identity,
- * not the request; the run it starts inherits this context from the request
- * that started it, so the upstream sees that request's own credentials.
+ * it, found by the request the server library hands the agent's turn: the
+ * upstream sees that request's own credentials. (Not an AsyncLocalStorage:
+ * its promise hooks cost every promise in the process, a fifth of a stream's CPU.)
  */
 interface RequestContext {
   readonly headers: Readonly<Record<string, string>>;
   /** The response of a `POST /agent`, held until the upstream answers. */
   readonly hold: ResponseHold | undefined;
 }
-const current = new AsyncLocalStorage<RequestContext>();
+const contexts = new WeakMap<IncomingMessage, RequestContext>();
 
 /** The named headers of `headers`, lower-cased, single-valued. */
 export function pickHeaders(headers: IncomingHttpHeaders, names: readonly string[]): Record<string, string> {
@@ -26,16 +25,16 @@ export function pickHeaders(headers: IncomingHttpHeaders, names: readonly string
   return picked;
 }
 
-export function withRequestContext<T>(context: RequestContext, run: () => T): T {
-  return current.run(context, run);
+export function setRequestContext(request: IncomingMessage, context: RequestContext): void {
+  contexts.set(request, context);
 }
 
-/** The forwarded headers of the request this code runs for; none outside a request. */
-export function forwardedHeaders(): Readonly<Record<string, string>> {
-  return current.getStore()?.headers ?? {};
+/** The forwarded headers of the request a turn runs for; none outside a request. */
+export function forwardedHeaders(request: IncomingMessage | undefined): Readonly<Record<string, string>> {
+  return (request && contexts.get(request)?.headers) ?? {};
 }
 
-/** The held response of the request this code runs for, if it is one. */
-export function responseHold(): ResponseHold | undefined {
-  return current.getStore()?.hold;
+/** The held response of the request a turn runs for, if it is one. */
+export function responseHold(request: IncomingMessage | undefined): ResponseHold | undefined {
+  return request && contexts.get(request)?.hold;
 }

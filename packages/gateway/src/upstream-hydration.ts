@@ -15,14 +15,14 @@ const LIFECYCLE = new Set(["RUN_STARTED", "RUN_FINISHED", "RUN_ERROR"]);
  * upstream that is down or refuses still leaves a hydration that answers.
  */
 export function upstreamHydration(deps: ProxyDeps, timeoutMs: number): Hydrate {
-  return async function* ({ input, identity }): AsyncGenerator<AgUiEvent> {
-    const hold = responseHold();
+  return async function* ({ input, identity, request }): AsyncGenerator<AgUiEvent> {
+    const hold = responseHold(request);
     const release = await deps.lock.acquire(scopedId(identity, input.threadId));
     try {
       const events = forwardRun(deps.fetch, {
         url: deps.upstream,
         body: upstreamInput({ ...input, messages: [], resume: undefined }, identity),
-        headers: forwardedHeaders(),
+        headers: forwardedHeaders(request),
         onStatus: (status) => settleHold(hold, status),
         signal: AbortSignal.timeout(timeoutMs),
       });

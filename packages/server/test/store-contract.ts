@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { ContractStore } from "../src/store/contract-store";
 import { type NewOccurrence, OccurrenceState, type StoredToolResult } from "../src/store/records";
 import { backgroundStoreContract } from "./store-background-contract";
+import { batchStoreContract } from "./store-batch-contract";
 
 /**
  * The one suite every {@link ContractStore} passes: memory, file and Postgres.
@@ -337,5 +338,6 @@ export function describeStoreContract(name: string, open: () => Promise<Contract
     });
 
     backgroundStoreContract(fresh);
+    batchStoreContract(fresh);
   });
 }

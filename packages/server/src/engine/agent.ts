@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { AgUiEvent, RunAgentInput } from "@agui-outbox/core/protocol";
 import type { Decision, Occurrence, StoredToolResult } from "../store/records";
 
@@ -28,6 +29,8 @@ export interface AgentTurn {
   readonly signal: AbortSignal;
   /** The caller's identity, as the app's `identify` returned it; undefined without `identify`. Scope your own data by it. */
   readonly identity: string | undefined;
+  /** The HTTP request that started this turn (its headers carry the caller's credentials); none outside one. */
+  readonly request?: IncomingMessage | undefined;
 }
 
 /**

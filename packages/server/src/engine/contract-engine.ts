@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import {
   type AgUiEvent,
   MetadataKey,
@@ -48,7 +49,10 @@ const RUN_ID_TAKEN: RunResponse = {
 };
 
 /** The options as one request's caller sees them: the store scoped to its identity. */
-type Scoped = ResolvedServerOptions & { readonly caller: string | undefined };
+type Scoped = ResolvedServerOptions & {
+  readonly caller: string | undefined;
+  readonly request: IncomingMessage | undefined;
+};
 
 /** How often one resume re-reads and decides again when another writer claimed in between. */
 const CLAIM_ROUNDS = 5;
@@ -93,22 +97,25 @@ export class ContractEngine {
     return scopeStore(this.#store, identity);
   }
 
-  #scoped(identity: string | undefined): Scoped {
-    return { ...this.#options, store: this.storeFor(identity), caller: identity };
+  #scoped(identity: string | undefined, request: IncomingMessage | undefined): Scoped {
+    return { ...this.#options, store: this.storeFor(identity), caller: identity, request };
   }
 
   /**
    * `pollPath` is where this server answers background polls, as the start
-   * tells the client; `identity` is what the app's `identify` returned.
+   * tells the client; `identity` is what the app's `identify` returned;
+   * `request` is handed to the agent's turn.
    */
   async handleRun(
     raw: Buffer,
     idempotencyKey: string | undefined,
     pollPath = "/agent/background/poll",
     identity?: string,
+    request?: IncomingMessage,
   ): Promise<RunResponse> {
     try {
-      const response = await this.#handleRun(raw, idempotencyKey, pollPath, this.#scoped(identity));
+      const scoped = this.#scoped(identity, request);
+      const response = await this.#handleRun(raw, idempotencyKey, pollPath, scoped);
       return this.#abandoned ? { kind: "abandoned" } : response;
     } catch (error) {
       // Abandoned mid-request (a write refused once its attempt stopped): nothing is answered.
@@ -248,7 +255,7 @@ export class ContractEngine {
     if (input.messages.length === 0) {
       // Hydration: the thread's open interrupts, so a reloaded page can show them again.
       const interrupts = open.map((occurrence) => occurrence.interrupt);
-      await writeHydration(attempt, input, interrupts, options.hydrate);
+      await writeHydration(attempt, input, interrupts, options.hydrate, options.request);
     } else if (blocked) {
       await attempt.emit({
         type: "RUN_ERROR",
@@ -261,7 +268,7 @@ export class ContractEngine {
         pumpAgent(
           options,
           attempt,
-          { input, answers: [], signal: attempt.signal, identity: options.caller },
+          { input, answers: [], signal: attempt.signal, identity: options.caller, request: options.request },
           undefined,
         ),
       );
@@ -414,7 +421,13 @@ export class ContractEngine {
     await pumpAgent(
       options,
       attempt,
-      { input: applied.input, answers: applied.answers, signal: attempt.signal, identity: options.caller },
+      {
+        input: applied.input,
+        answers: applied.answers,
+        signal: attempt.signal,
+        identity: options.caller,
+        request: options.request,
+      },
       settle,
     );
   }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { type AgUiEvent, type Interrupt, OutcomeCode, type RunAgentInput } from "@agui-outbox/core/protocol";
 import type { RunAttempt } from "./run-attempt";
 import { runError } from "./run-error";
@@ -9,6 +10,8 @@ export interface HydrationTurn {
   readonly interrupts: readonly Interrupt[];
   /** The caller's identity, as the app's `identify` returned it; undefined without `identify`. Scope your own data by it. */
   readonly identity: string | undefined;
+  /** The HTTP request that asked for it; none outside one. */
+  readonly request?: IncomingMessage | undefined;
 }
 
 /**
@@ -27,11 +30,12 @@ export async function writeHydration(
   input: RunAgentInput,
   interrupts: readonly Interrupt[],
   hydrate: Hydrate | undefined,
+  request: IncomingMessage | undefined,
 ): Promise<void> {
   const { threadId, runId } = input;
   if (hydrate !== undefined) {
     try {
-      for await (const event of hydrate({ input, interrupts, identity: attempt.identity })) {
+      for await (const event of hydrate({ input, interrupts, identity: attempt.identity, request })) {
         if (!LIFECYCLE.has(event.type)) await attempt.emit(event);
       }
     } catch {

@@ -8,7 +8,9 @@ import { parseArgs, type StreamedToolCall, trackToolCall } from "./tool-calls";
 
 /**
  * Runs the agent to its terminal event. `commit` settles a resume's claims
- * with its `RUN_FINISHED`; any other ending rolls them back.
+ * with its `RUN_FINISHED`; any other ending rolls them back. The terminal
+ * event is awaited, so a failed write of any event before it ends the run in
+ * `RUN_ERROR` rather than a success with a gap.
  */
 export async function pumpAgent(
   options: ResolvedServerOptions,
@@ -31,7 +33,8 @@ export async function pumpAgent(
         await attempt.emit(event, rollback);
         return;
       }
-      await attempt.emit(event);
+      // Not awaited one by one: the attempt writes what arrives during a write in the next one.
+      await attempt.push(event);
     }
     await attempt.emit(
       runError(OutcomeCode.UNAVAILABLE, "the agent ended without RUN_FINISHED; retry later"),

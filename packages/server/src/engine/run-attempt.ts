@@ -35,10 +35,30 @@ export interface RunAttemptInit {
   readonly identity: string | undefined;
 }
 
+/** Events waiting for a write at most; a producer faster than the store waits beyond it. */
+const MAX_QUEUED = 1024;
+
+/** A pushed event's outcome goes to no caller (a failure is kept for the next call instead). */
+const ignore = () => {};
+
+interface Queued {
+  readonly event: AgUiEvent;
+  readonly settle: Settlement | undefined;
+  /** Whether a caller awaits this event's write (`emit`), so a failure reaches it. */
+  readonly awaited: boolean;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
 /**
  * One pass of a run on this instance, from its `beginRun` to its one terminal
  * event. Keeps its leases (the run's and its claims') renewed while it is
  * alive, and stops for good the moment a write is refused.
+ *
+ * Its events are written in order with a group commit: while one write is in
+ * flight, the events that arrive queue and go in the next, one `appendMany`.
+ * A reader sees an event only once its write committed, as before; the
+ * producer just need not wait for each commit alone.
  */
 export class RunAttempt {
   readonly runId: string;
@@ -48,6 +68,11 @@ export class RunAttempt {
   readonly #init: RunAttemptInit;
   readonly #abort = new AbortController();
   readonly #stopRenewal: () => void;
+  readonly #queue: Queued[] = [];
+  #room: (() => void)[] = [];
+  #writing = false;
+  /** A failed write no caller was told of yet (its events were only pushed). */
+  #failure: { readonly error: unknown } | undefined;
   #ended = false;
 
   constructor(init: RunAttemptInit) {
@@ -71,15 +96,22 @@ export class RunAttempt {
     return this.#ended;
   }
 
-  /** Appends one event; a terminal one ends the attempt. Throws {@link LeaseLost} when refused. */
-  async emit(event: AgUiEvent, settle?: Settlement): Promise<void> {
-    if (this.#ended) throw new LeaseLost(this.runId);
-    const frame = await this.#init.store.append(this.runId, this.#init.owner, event, settle);
-    if (frame === undefined) {
-      this.stop();
-      throw new LeaseLost(this.runId);
-    }
-    if (event.type === "RUN_FINISHED" || event.type === "RUN_ERROR") this.stop();
+  /**
+   * Appends one event, resolving once it is written; a terminal one ends the
+   * attempt. Throws {@link LeaseLost} when refused, and the error of an
+   * earlier pushed event's failed write.
+   */
+  emit(event: AgUiEvent, settle?: Settlement): Promise<void> {
+    return new Promise((resolve, reject) => this.#enqueue({ event, settle, awaited: true, resolve, reject }));
+  }
+
+  /**
+   * Queues a non-terminal event without waiting for its write (waiting only
+   * while the queue is full). A failure is thrown by the next call.
+   */
+  async push(event: AgUiEvent): Promise<void> {
+    this.#enqueue({ event, settle: undefined, awaited: false, resolve: ignore, reject: ignore });
+    if (this.#queue.length >= MAX_QUEUED) await new Promise<void>((resolve) => this.#room.push(resolve));
   }
 
   async renew(): Promise<void> {
@@ -92,5 +124,68 @@ export class RunAttempt {
     this.#ended = true;
     this.#stopRenewal();
     this.#abort.abort();
+  }
+
+  #enqueue(entry: Queued): void {
+    if (this.#failure !== undefined) {
+      const { error } = this.#failure;
+      this.#failure = undefined;
+      throw error;
+    }
+    if (this.#ended) throw new LeaseLost(this.runId);
+    this.#queue.push(entry);
+    if (!this.#writing) void this.#drain();
+  }
+
+  async #drain(): Promise<void> {
+    this.#writing = true;
+    try {
+      while (this.#queue.length > 0 && !this.#ended) {
+        // A batch ends at a terminal event: it settles with it, and nothing follows it.
+        const end = this.#queue.findIndex(
+          (entry) => entry.event.type === "RUN_FINISHED" || entry.event.type === "RUN_ERROR",
+        );
+        const batch = this.#queue.splice(0, end < 0 ? MAX_QUEUED : end + 1);
+        this.#wakeProducer();
+        await this.#write(batch);
+      }
+      // Ended with events still queued (after a terminal or a refusal): they are refused.
+      if (this.#queue.length > 0) this.#fail(this.#queue.splice(0), new LeaseLost(this.runId));
+    } finally {
+      this.#writing = false;
+      this.#wakeProducer();
+    }
+  }
+
+  async #write(batch: Queued[]): Promise<void> {
+    const last = batch.at(-1) as Queued;
+    let frames: unknown[] | undefined;
+    try {
+      const events = batch.map((entry) => entry.event);
+      frames = await this.#init.store.appendMany(this.runId, this.#init.owner, events, last.settle);
+    } catch (error) {
+      // What was queued behind it is dropped too: written after a gap, a reader would miss an event.
+      this.#fail([...batch, ...this.#queue.splice(0)], error);
+      return;
+    }
+    if (frames === undefined) {
+      this.stop();
+      this.#fail(batch, new LeaseLost(this.runId));
+      return;
+    }
+    if (last.event.type === "RUN_FINISHED" || last.event.type === "RUN_ERROR") this.stop();
+    for (const entry of batch) entry.resolve();
+  }
+
+  #fail(entries: readonly Queued[], error: unknown): void {
+    for (const entry of entries) entry.reject(error);
+    // A caller awaiting one of them learns it; otherwise the next call does.
+    if (entries.some((entry) => !entry.awaited) && !entries.some((entry) => entry.awaited))
+      this.#failure = { error };
+  }
+
+  #wakeProducer(): void {
+    if (this.#queue.length >= MAX_QUEUED) return;
+    for (const wake of this.#room.splice(0)) wake();
   }
 }

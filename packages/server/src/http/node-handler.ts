@@ -193,7 +193,7 @@ export function createNodeHandler(engine: ContractEngine, options: NodeHandlerOp
       }
       const key = req.headers[Header.idempotencyKey];
       const id = typeof key === "string" && key.length > 0 ? key : undefined;
-      const result = await engine.handleRun(raw, id, pollPath, identity);
+      const result = await engine.handleRun(raw, id, pollPath, identity, req);
       if (result.kind === "abandoned") res.destroy();
       else if (result.kind === "error") sendError(res, result.status, result.code, result.message);
       else if (result.kind === "json") sendAnswer(res, result.answer);

@@ -77,6 +77,19 @@ export interface ContractStore {
     event: AgUiEvent,
     settle?: Settlement,
   ): Promise<StoredFrame | undefined>;
+  /**
+   * Appends events as one step, as {@link append} would one by one: consecutive
+   * seqs in order, all or none (undefined when `owner` no longer runs this
+   * attempt). Only the last may be terminal, and `settle` applies with it; a
+   * terminal event earlier is a `RangeError` and nothing is written. This is
+   * the group commit: events that arrived while a write was in flight go in one.
+   */
+  appendMany(
+    runId: string,
+    owner: string,
+    events: readonly AgUiEvent[],
+    settle?: Settlement,
+  ): Promise<StoredFrame[] | undefined>;
   frames(runId: string, afterSeq: number): Promise<StoredFrame[]>;
   /** The runs whose current attempt `owner` began and that have no terminal event yet. */
   openRunsOf(owner: string): Promise<string[]>;

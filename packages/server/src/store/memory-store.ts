@@ -3,6 +3,7 @@ import { type BackgroundRunRecord, isBackgroundEnded, type NewBackgroundRun } fr
 import type { ContractStore } from "./contract-store";
 import {
   type ClaimRequest,
+  checkBatch,
   type IdempotencyRecord,
   isTerminalEvent,
   type NewOccurrence,
@@ -219,7 +220,7 @@ export class MemoryStore implements ContractStore {
     let runs = 0;
     for (const run of Object.values(this.#doc.runs)) {
       if (run.terminal !== null || run.leaseUntil > now || run.owner === null) continue;
-      this.#appendFrame(run, ORPHANED_RUN_ERROR);
+      this.#appendFrames(run, [ORPHANED_RUN_ERROR]);
       runs += 1;
     }
     if (claims + runs > 0) this.#changed();
@@ -261,13 +262,26 @@ export class MemoryStore implements ContractStore {
     event: AgUiEvent,
     settle?: Settlement,
   ): Promise<StoredFrame | undefined> {
+    return (await this.appendMany(runId, owner, [event], settle))?.[0];
+  }
+
+  async appendMany(
+    runId: string,
+    owner: string,
+    events: readonly AgUiEvent[],
+    settle?: Settlement,
+  ): Promise<StoredFrame[] | undefined> {
+    checkBatch(events);
     const run = this.#doc.runs[runId];
     if (run === undefined || run.owner !== owner || run.terminal !== null) return undefined;
-    const frame = this.#appendFrame(run, event);
-    if (settle !== undefined && isTerminalEvent(event)) this.#settle(run, settle, frame);
-    if (isTerminalEvent(event)) this.#evict();
-    this.#changed();
-    return frame;
+    const frames = this.#appendFrames(run, events);
+    const last = frames.at(-1);
+    if (last !== undefined && isTerminalEvent(last.event)) {
+      if (settle !== undefined) this.#settle(run, settle, last);
+      this.#evict();
+    }
+    if (frames.length > 0) this.#changed();
+    return frames;
   }
 
   async openRunsOf(owner: string): Promise<string[]> {
@@ -369,18 +383,23 @@ export class MemoryStore implements ContractStore {
     this.#watchers.clear();
   }
 
-  #appendFrame(run: RunRecord, event: AgUiEvent): StoredFrame {
-    const seq = run.lastSeq + 1;
-    const frame: StoredFrame = { seq, event: stampCursor(event, run.runId, seq) };
-    const frames = this.#doc.frames[run.runId] ?? [];
-    frames.push(frame);
-    this.#doc.frames[run.runId] = frames;
-    this.#bounds.wrote(run.runId, run.threadId, sizeOf(frame.event), isTerminalEvent(event));
+  #appendFrames(run: RunRecord, events: readonly AgUiEvent[]): StoredFrame[] {
+    const log = this.#doc.frames[run.runId] ?? [];
+    this.#doc.frames[run.runId] = log;
+    const frames = events.map((event, index) => {
+      const seq = run.lastSeq + 1 + index;
+      const frame: StoredFrame = { seq, event: stampCursor(event, run.runId, seq) };
+      log.push(frame);
+      this.#bounds.wrote(run.runId, run.threadId, sizeOf(frame.event), isTerminalEvent(event));
+      return frame;
+    });
+    const last = frames.at(-1);
+    if (last === undefined) return frames;
     this.#doc.runs[run.runId] = {
       ...run,
-      lastSeq: seq,
+      lastSeq: last.seq,
       updatedAt: this.#now(),
-      terminal: isTerminalEvent(event) ? frame.event : null,
+      terminal: isTerminalEvent(last.event) ? last.event : null,
     };
     // Readers are woken after the current step, as a database's notification arrives after its commit.
     const watchers = this.#watchers.get(run.runId);
@@ -388,7 +407,7 @@ export class MemoryStore implements ContractStore {
       queueMicrotask(() => {
         for (const wake of watchers) wake();
       });
-    return frame;
+    return frames;
   }
 
   /** Applies the caps: the oldest finished runs lose their log, then their record (never a running one). */

@@ -162,3 +162,11 @@ export interface SweepResult {
 export function isTerminalEvent(event: AgUiEvent): boolean {
   return event.type === "RUN_FINISHED" || event.type === "RUN_ERROR";
 }
+
+/** A batch may end with a terminal event, never carry one before its end (nothing could follow it). */
+export function checkBatch(events: readonly AgUiEvent[]): void {
+  const early = events.findIndex((event, index) => isTerminalEvent(event) && index < events.length - 1);
+  if (early >= 0) {
+    throw new RangeError(`a batch's terminal event must be its last; ${events[early]?.type} is at ${early}`);
+  }
+}

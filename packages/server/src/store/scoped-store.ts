@@ -105,6 +105,10 @@ export function scopeStore(store: ContractStore, identity: string | undefined): 
       const stored = await store.append(scope(runId), owner, appended, settlement(settle));
       return stored === undefined ? undefined : frame(stored);
     },
+    async appendMany(runId, owner, events, settle) {
+      const stored = await store.appendMany(scope(runId), owner, events, settlement(settle));
+      return stored?.map(frame);
+    },
     frames: async (runId, afterSeq) => (await store.frames(scope(runId), afterSeq)).map(frame),
     // The engine closes its own orphans through the unscoped store; this view never sees them.
     openRunsOf: async () => [],

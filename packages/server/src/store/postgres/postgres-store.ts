@@ -255,7 +255,7 @@ export class PostgresStore implements ContractStore {
         [this.#sweepBatch],
       );
       for (const row of orphans.rows)
-        await this.#runLog.appendOne(client, row.run_id, row.owner, ORPHANED_RUN_ERROR);
+        await this.#runLog.appendRows(client, row.run_id, row.owner, [ORPHANED_RUN_ERROR]);
       return { claims: claims.rowCount ?? 0, runs: orphans.rows.length };
     });
   }
@@ -270,7 +270,16 @@ export class PostgresStore implements ContractStore {
     event: AgUiEvent,
     settle?: Settlement,
   ): Promise<StoredFrame | undefined> {
-    return this.#runLog.append(runId, owner, event, settle);
+    return this.#runLog.appendMany(runId, owner, [event], settle).then((frames) => frames?.[0]);
+  }
+
+  appendMany(
+    runId: string,
+    owner: string,
+    events: readonly AgUiEvent[],
+    settle?: Settlement,
+  ): Promise<StoredFrame[] | undefined> {
+    return this.#runLog.appendMany(runId, owner, events, settle);
   }
 
   frames(runId: string, afterSeq: number): Promise<StoredFrame[]> {

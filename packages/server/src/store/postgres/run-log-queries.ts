@@ -1,14 +1,14 @@
 import { type AgUiEvent, MetadataKey } from "@agui-outbox/core/protocol";
 import type { Pool, PoolClient } from "pg";
-import { isTerminalEvent, type RunRecord, type Settlement, type StoredFrame } from "../records";
+import { checkBatch, isTerminalEvent, type RunRecord, type Settlement, type StoredFrame } from "../records";
 import { NOW_MS } from "./migrations";
 import { RELEASE_SET, type RunRow, runFromRow } from "./rows";
 import { inTransaction } from "./transaction";
 
 /**
  * Runs and their event logs on Postgres: attempts begun under an owner's lease,
- * one statement per appended event (seq, frame, terminal event and `NOTIFY`
- * together), and the settlement a terminal event carries (commit or rollback)
+ * one statement per appended batch of events (seqs, frames, terminal event and
+ * `NOTIFY` together), and the settlement a terminal event carries (commit or rollback)
  * in the same transaction. `s` is the quoted schema name.
  */
 export class RunLogQueries {
@@ -42,22 +42,25 @@ export class RunLogQueries {
     return row === undefined ? undefined : runFromRow(row);
   }
 
-  async append(
+  async appendMany(
     runId: string,
     owner: string,
-    event: AgUiEvent,
+    events: readonly AgUiEvent[],
     settle?: Settlement,
-  ): Promise<StoredFrame | undefined> {
-    const terminal = isTerminalEvent(event);
-    // Most events are one statement; a terminal one that settles claims shares its transaction.
-    if (settle === undefined || !terminal) return this.appendOne(this.#pool, runId, owner, event);
+  ): Promise<StoredFrame[] | undefined> {
+    checkBatch(events);
+    const last = events.at(-1);
+    // Most batches are one statement; one ending in a terminal event that settles claims shares its transaction.
+    if (settle === undefined || last === undefined || !isTerminalEvent(last))
+      return this.appendRows(this.#pool, runId, owner, events);
     return inTransaction(this.#pool, async (client) => {
-      const frame = await this.appendOne(client, runId, owner, event);
-      if (frame === undefined) return undefined;
+      const frames = await this.appendRows(client, runId, owner, events);
+      const terminal = frames?.at(-1);
+      if (frames === undefined || terminal === undefined) return undefined;
       const run = await client.query<RunRow>(`SELECT * FROM ${this.#s}.runs WHERE run_id = $1`, [runId]);
       const row = run.rows[0];
-      if (row !== undefined) await this.#settle(client, runFromRow(row), settle, frame);
-      return frame;
+      if (row !== undefined) await this.#settle(client, runFromRow(row), settle, terminal);
+      return frames;
     });
   }
 
@@ -76,37 +79,46 @@ export class RunLogQueries {
   }
 
   /**
-   * One statement: bump the run's seq (only while `owner` runs its open attempt),
-   * insert the frame with its cursor stamped in, set the terminal event, and
-   * NOTIFY readers (delivered on commit). Undefined when the run refused it.
+   * One statement for the whole batch: move the run's seq on by its length (only
+   * while `owner` runs its open attempt), insert each frame with its cursor
+   * stamped in, set the terminal event (a batch's last), and NOTIFY readers once
+   * (delivered on commit). Undefined when the run refused it.
    */
-  async appendOne(
+  async appendRows(
     db: Pool | PoolClient,
     runId: string,
     owner: string | null,
-    event: AgUiEvent,
-  ): Promise<StoredFrame | undefined> {
+    events: readonly AgUiEvent[],
+  ): Promise<StoredFrame[] | undefined> {
     const s = this.#s;
-    const stamped = (seq: string) =>
-      `jsonb_set($3::jsonb, '{metadata}', coalesce($3::jsonb -> 'metadata', '{}'::jsonb) ||
+    const mine = `run_id = $1 AND ($2::text IS NULL OR owner = $2) AND terminal IS NULL`;
+    if (events.length === 0) {
+      const open = await db.query(`SELECT 1 FROM ${s}.runs WHERE ${mine}`, [runId, owner]);
+      return open.rows.length === 0 ? undefined : [];
+    }
+    const texts = events.map((event) => JSON.stringify(event));
+    const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+    const last = events.at(-1) as AgUiEvent;
+    const stamped = (json: string, seq: string) =>
+      `jsonb_set(${json}, '{metadata}', coalesce((${json}) -> 'metadata', '{}'::jsonb) ||
          jsonb_build_object('${MetadataKey.stream}', jsonb_build_object('runId', run_id, 'seq', ${seq})))`;
     const result = await db.query<{ seq: number; event: AgUiEvent }>(
       `WITH run AS (
-         UPDATE ${s}.runs SET last_seq = last_seq + 1, updated_at = ${NOW_MS},
-           log_bytes = log_bytes + octet_length($3),
-           terminal = CASE WHEN $4 THEN ${stamped("last_seq + 1")} ELSE NULL END
-         WHERE run_id = $1 AND ($2::text IS NULL OR owner = $2) AND terminal IS NULL
+         UPDATE ${s}.runs SET last_seq = last_seq + $6, updated_at = ${NOW_MS}, log_bytes = log_bytes + $7,
+           terminal = CASE WHEN $4 THEN ${stamped("($3::jsonb -> -1)", "last_seq + $6")} ELSE NULL END
+         WHERE ${mine}
          RETURNING run_id, last_seq
        ), frame AS (
          INSERT INTO ${s}.run_events (run_id, seq, event)
-         SELECT run_id, last_seq, ${stamped("last_seq")} FROM run
+         SELECT run_id, last_seq - $6 + b.ord, ${stamped("b.event", "last_seq - $6 + b.ord")}
+         FROM run, jsonb_array_elements($3::jsonb) WITH ORDINALITY AS b(event, ord)
          RETURNING seq, event
        )
-       SELECT seq, event, pg_notify($5, $1) FROM frame`,
-      [runId, owner, JSON.stringify(event), isTerminalEvent(event), this.#channel],
+       SELECT seq, event, (SELECT pg_notify($5, $1)) FROM frame ORDER BY seq`,
+      [runId, owner, `[${texts.join(",")}]`, isTerminalEvent(last), this.#channel, events.length, bytes],
     );
-    const row = result.rows[0];
-    return row === undefined ? undefined : { seq: row.seq, event: row.event };
+    if (result.rows.length === 0) return undefined;
+    return result.rows.map((row) => ({ seq: row.seq, event: row.event }));
   }
 
   async #settle(
