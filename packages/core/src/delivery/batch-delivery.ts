@@ -1,10 +1,10 @@
 import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
 import type { EntryAction } from "../outbox/reducer";
-import { classifyOutcome } from "../outcome/classify";
 import { outcomeContext } from "../outcome/context";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
 import type { Verdict } from "../outcome/verdict";
 import { buildBodyFor } from "./batch-body";
+import { verdictOf } from "./delivery-step";
 import type { DeliveryTransport } from "./delivery-transport";
 import type { EntryBook } from "./entry-book";
 
@@ -151,8 +151,7 @@ export class BatchDelivery {
           : signal?.type === "run-finished" && serverKind === "degraded"
             ? this.#transport.withToolEvidence(follower, signal)
             : signal;
-      const context = outcomeContext(follower, serverKind);
-      const own = seen && classifyOutcome(seen, cutOff ? { ...context, cutOffInBatch: true } : context);
+      const own = seen && verdictOf(follower, seen, serverKind, cutOff ? { cutOffInBatch: true } : {});
       verdicts.push([follower.key, own && SETTLING.has(own.kind) ? own : verdict]);
     }
     return verdicts;

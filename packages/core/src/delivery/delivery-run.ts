@@ -1,7 +1,5 @@
 import { EntryState, type OutboxEntry } from "../outbox/entry";
 import { countersOf, type EntryAction } from "../outbox/reducer";
-import { classifyOutcome } from "../outcome/classify";
-import { outcomeContext } from "../outcome/context";
 import type { DeliverySignal } from "../outcome/delivery-signal";
 import type { Verdict } from "../outcome/verdict";
 import { EventType } from "../protocol";
@@ -10,7 +8,7 @@ import { abortableSleep } from "./abortable-sleep";
 import { buildBodyFor, refusedBySchema } from "./batch-body";
 import type { BatchDelivery } from "./batch-delivery";
 import type { DeliveryEngineOptions } from "./delivery-options";
-import { type DeliveryStep, type DeliveryStepContext, deliveryStep } from "./delivery-step";
+import { type DeliveryStep, type DeliveryStepContext, deliveryStep, verdictOf } from "./delivery-step";
 import type { DeliveryTransport } from "./delivery-transport";
 import type { EntryBook } from "./entry-book";
 import { readUntilDecided } from "./read-until-decided";
@@ -215,7 +213,7 @@ export class DeliveryRun {
       await this.#c.book.commit(key, { type: "expired", at: this.#c.options.deps.now() });
       return;
     }
-    const verdict = classifyOutcome(signal, outcomeContext(entry, this.#c.options.serverKind()));
+    const verdict = verdictOf(entry, signal, this.#c.options.serverKind());
     if (verdict.kind === "applied" || verdict.kind === "elsewhere" || verdict.kind === "lost") {
       await this.#settle(key, verdict, signal);
       return;
@@ -232,7 +230,7 @@ export class DeliveryRun {
     for (const entry of [...this.#c.book.values()]) {
       if (entry.threadId !== threadId || entry.state !== EntryState.held) continue;
       const signal = this.#c.transport.hydratedSignal(entry);
-      const verdict = classifyOutcome(signal, outcomeContext(entry, this.#c.options.serverKind()));
+      const verdict = verdictOf(entry, signal, this.#c.options.serverKind());
       if (verdict.kind === "elsewhere") await this.#settleOne(entry.key, verdict);
     }
   }

@@ -104,3 +104,15 @@ test("APPROVAL_TOOL_UNAVAILABLE after RUN_STARTED each time: counted as nothing 
   const third = deliveryStep(entry, unavailable, degraded);
   expect(third.decision).toMatchObject({ type: "stall", reason: expect.stringMatching(/nothing ran/) });
 });
+
+test("an answer's signals are classified in one place: delivery-step.ts", async () => {
+  const { readdirSync, readFileSync } = await import("node:fs");
+  const src = new URL("..", import.meta.url);
+  const callers = ["client", "delivery", "transport", "answer", "approval"].flatMap((dir) =>
+    readdirSync(new URL(`${dir}/`, src))
+      .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
+      .filter((name) => readFileSync(new URL(`${dir}/${name}`, src), "utf8").includes("classifyOutcome("))
+      .map((name) => `${dir}/${name}`),
+  );
+  expect(callers).toEqual(["delivery/delivery-step.ts"]);
+});

@@ -1,7 +1,7 @@
 import type { DeliveryCounters, OutboxEntry } from "../outbox/entry";
 import { countersOf } from "../outbox/reducer";
 import { classifyOutcome } from "../outcome/classify";
-import { outcomeContext } from "../outcome/context";
+import { type OutcomeContext, outcomeContext } from "../outcome/context";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
 import type { Verdict } from "../outcome/verdict";
 import { nextDelay } from "../retry/backoff";
@@ -79,12 +79,22 @@ function isServerFailure(signal: DeliverySignal): boolean {
   return signal.type === "http-status" || signal.type === "run-error";
 }
 
+/** The one place a signal is classified: the rule table read in `entry`'s context. */
+export function verdictOf(
+  entry: OutboxEntry,
+  signal: DeliverySignal,
+  serverKind: ServerKind,
+  extra?: Partial<OutcomeContext>,
+): Verdict {
+  return classifyOutcome(signal, { ...outcomeContext(entry, serverKind), ...extra });
+}
+
 export function deliveryStep(
   entry: OutboxEntry,
   signal: DeliverySignal,
   context: DeliveryStepContext,
 ): DeliveryStep {
-  const verdict = classifyOutcome(signal, outcomeContext(entry, context.serverKind));
+  const verdict = verdictOf(entry, signal, context.serverKind);
   const counters = countersOf(entry);
   switch (verdict.kind) {
     case "continue":

@@ -1,8 +1,6 @@
 import { isOutboxError } from "../errors/outbox-error";
 import { EntryState, type OutboxEntry } from "../outbox/entry";
 import { outcomesOnly, withRecordedOutcomes } from "../outbox/recorded-outcome";
-import { classifyOutcome } from "../outcome/classify";
-import { outcomeContext } from "../outcome/context";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
 import { toolEvidenceIn } from "../outcome/tool-evidence";
 import { type AgUiEvent, EventType, MetadataKey, type StreamCursor } from "../protocol";
@@ -12,6 +10,7 @@ import type { ThreadRegistry } from "../thread/thread-registry";
 import { type AgentHttp, isHttpFailure } from "../transport/agent-http";
 import { withChildSignal } from "../transport/child-signal";
 import type { DeliveryDeps } from "./delivery-options";
+import { verdictOf } from "./delivery-step";
 import type { EntryBook } from "./entry-book";
 import { pumpRunStream, terminalSignal } from "./pump-run-stream";
 import { type ReadFailed, readFailureOf } from "./read-failure";
@@ -289,10 +288,8 @@ export class DeliveryTransport {
       if (this.#options.serverKind() === "contract" && event.metadata?.[MetadataKey.resume] === undefined) {
         this.#contradicted.add(key);
       }
-      const verdict = classifyOutcome(
-        { type: "run-started", acked: isOurClaimAck(event.metadata?.[MetadataKey.resume], entry) },
-        outcomeContext(entry, this.#options.serverKind()),
-      );
+      const acked = isOurClaimAck(event.metadata?.[MetadataKey.resume], entry);
+      const verdict = verdictOf(entry, { type: "run-started", acked }, this.#options.serverKind());
       if (verdict.kind === "continue" && verdict.acked) {
         // Awaited: from here a reload re-attaches instead of sending again.
         return book
