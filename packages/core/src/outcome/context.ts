@@ -7,7 +7,7 @@ export interface OutcomeContext {
   readonly serverKind: ServerKind;
   /** An attempt *before* this one may have reached the server (not `everSent`, which this one set). */
   readonly sentBefore: boolean;
-  /** Contract: this attempt's claim was acked. Degraded: `RUN_STARTED` arrived, so the tool ran. */
+  /** Contract: this attempt's claim was acked. Degraded: `RUN_STARTED` arrived, or a 200 cut before it. */
   readonly acked: boolean;
   /** A reject or cancel never leaves a tool result behind. */
   readonly decision: Decision["kind"];

@@ -126,8 +126,9 @@ const PROSE: Readonly<Record<string, readonly [string, string, string?]>> = {
     "A status the contract does not use for resumes: kept raw, never silently retried.",
     "DESIGN.md is silent on other statuses; they follow the unknown-code rule."],
   "break-before-ack": [
-    "network error, EOF or heartbeat timeout before the claim ack (before RUN_STARTED without the contract)",
-    "Nothing was claimed (or nothing ran): resend the same bytes with the same key."],
+    "network error, EOF or heartbeat timeout before the claim ack (without the contract: before the response's status)",
+    "Nothing was claimed (or nothing ran): resend the same bytes with the same key.",
+    "Without the contract a 200 cut before RUN_STARTED counts as after it: Chromium drops the frames it buffered when the socket resets, so a RUN_STARTED the server sent may never be read."],
   "break-after-ack": ["network error, EOF or heartbeat timeout after the claim ack",
     "The run keeps going server-side: re-attach with Last-Event-ID."],
   "degraded-break-after-tool-results": [
@@ -135,7 +136,7 @@ const PROSE: Readonly<Record<string, readonly [string, string, string?]>> = {
     "A seen tool result is evidence that the tool ran, even when the end of the run never arrives: pydantic-ai answers every later hydration of the finished conversation with a RUN_ERROR, so the thread cannot say more.",
     "Applied, saying the end of the run was not seen; never resent (a resend runs the tool again there). Only when every answer of the request shows its own result, so each answer sent with it is applied by its own evidence."],
   "degraded-break-after-run-started": [
-    "network error, EOF, heartbeat timeout or unreadable stream after RUN_STARTED (no contract)",
+    "network error, EOF, heartbeat timeout or unreadable stream after RUN_STARTED, or after a 200 (no contract)",
     "The tool ran and there is no re-attach route: read the thread instead of resending."],
   "invalid-stream-before-ack": [
     "unreadable 200 (not an event stream, malformed SSE, invalid JSON, invalid event) before the ack",

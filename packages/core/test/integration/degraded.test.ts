@@ -131,19 +131,70 @@ test("af-lifecycle: edits go as editedArgs, which its schema declares", async ()
   expect((await ledger(harness)).map((execution) => execution.args)).toEqual([{ target: "canary" }]);
 });
 
-test("af-legacy: a stream lost before RUN_STARTED, then NOT_FOUND on the retry: hydrated and settled, never 'never pending'", async () => {
+test("af-legacy: a resume whose 200 never arrived, then NOT_FOUND on the retry: hydrated and settled, never 'never pending'", async () => {
   const harness = await startHarness({ mode: "af-legacy" });
-  const client = makeClient(harness);
+  const requests: RequestRecord[] = [];
+  const client = makeClient(harness, { deps: { fetch: cutFirstResume(requests, "before-status") } });
   await client.start();
   const interrupt = await askForDeployment(client, "t-legacy-drop");
-  await chaos(harness, [{ point: "mid-stream", action: "drop", afterEvents: 0 }]);
 
   const entry = await client.answer({ threadId: "t-legacy-drop", interruptId: interrupt.id, approved: true });
   const final = await settled(client, entry.key);
 
-  expect(final.attempts).toBeGreaterThanOrEqual(2);
-  expect(["applied", "lost"]).toContain(final.state);
-  expect(final.state).not.toBe("needs_user");
+  // Nothing said the server took the first send, so it went again, and was refused.
+  expect(requests.filter((request) => request.idempotencyKey === entry.key)).toHaveLength(2);
+  // The retry's refusal sent it to the thread, which holds the tool's result.
+  expect(final.state).toBe("applied");
+  expect(final.verdictDetail).toMatch(/confirmed from the conversation/);
+  expect(await ledger(harness)).toHaveLength(1);
+});
+
+/**
+ * The first resume reaches the server, which answers it in full, but the client sees its
+ * connection fail: before the status ("before-status"), or after the 200 with the body
+ * failing before its first event, as Chromium shows a socket reset with the first frames
+ * still in its buffer ("after-status").
+ */
+function cutFirstResume(requests: RequestRecord[], where: "before-status" | "after-status") {
+  const record = recordingFetch(requests);
+  let cut = false;
+  return async (input: string, init?: RequestInit) => {
+    const response = await record(input, init);
+    if (cut || !new Headers(init?.headers).has("idempotency-key")) return response;
+    cut = true;
+    const served = response.text();
+    if (where === "before-status") {
+      await served;
+      throw new TypeError("fetch failed");
+    }
+    const body = new ReadableStream({
+      async pull(controller) {
+        await served;
+        controller.error(new TypeError("network error"));
+      },
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  };
+}
+
+test("af-lifecycle: a resume's stream cut after the server's 200, no event seen: never resent, the thread decides", async () => {
+  const harness = await startHarness({ mode: "af-lifecycle" });
+  const requests: RequestRecord[] = [];
+  const client = makeClient(harness, { deps: { fetch: cutFirstResume(requests, "after-status") } });
+  await client.start();
+  const interrupt = await askForDeployment(client, "t-cut-after-200");
+
+  const entry = await client.answer({
+    threadId: "t-cut-after-200",
+    interruptId: interrupt.id,
+    approved: true,
+  });
+  const final = await settled(client, entry.key);
+
+  expect(requests.filter((request) => request.idempotencyKey === entry.key)).toHaveLength(1);
+  // The server ran it and its thread keeps the result: that is the evidence.
+  expect(final.state).toBe("applied");
+  expect(final.verdictDetail).toMatch(/confirmed from the conversation/);
   expect(await ledger(harness)).toHaveLength(1);
 });
 

@@ -393,7 +393,10 @@ describe.each(RELEASES)("the real Agent Framework server, %s release", (release,
         client.dispose();
         const reloaded = open();
         await reloaded.start();
-        expect(reloaded.entryFor(threadId, interrupt.id)).toMatchObject({ key: entry.key, state: verdict });
+        // Settled verdicts are read once start() has resolved.
+        await expect
+          .poll(() => reloaded.entryFor(threadId, interrupt.id))
+          .toMatchObject({ key: entry.key, state: verdict });
         expect(await executions(threadId)).toHaveLength(1);
       },
     );
