@@ -16,11 +16,14 @@ mock server (a subset): `GET /__ledger`, `POST /__reset`, `GET|POST /__chaos`,
 
   - `{"point": "after-tool", "action": "fail"}`: the model call that follows the tool's
     result raises, as a provider outage would.
-  - `{"point": "mid-stream", "action": "drop", "afterEvents": n}`: the next `POST /agent`
-    response closes its connection after `n` SSE frames.
+  - `{"point": "mid-stream", "action": "drop", "afterEvents": n}`: the next answer's
+    response (a `POST /agent` with an `Idempotency-Key`) closes its connection after `n`
+    SSE frames.
   - `{"point": "mid-tool", "action": "delay", "delayMs": n}`: the tool takes `n` ms.
-  - `{"point": "before-claim", "action": "fail"}`: for the next `POST /agent` the tool is
-    not offered (its `prepare` hook returns None), as when a tool server is down.
+  - `{"point": "before-claim", "action": "fail"}`: for the next answer the tool is not
+    offered (its `prepare` hook returns None), as when a tool server is down.
+
+The faults wait for an answer: a page's hydration of the thread in between leaves them armed.
 
 Run: `.venv/bin/python app.py` (PORT, PEER_LEDGER, PEER_HISTORY); `setup.sh` makes `.venv`.
 """
@@ -254,12 +257,13 @@ async def app(scope, receive, send):  # noqa: ANN001, ANN201
         thread_id = ""
     current_thread.set(thread_id)
     agent_requests[thread_id] = agent_requests.get(thread_id, 0) + 1
-    tool_down.set(faults.take("before-claim", "fail", thread_id) is not None)
+    answer = any(name == b"idempotency-key" for name, _ in scope["headers"])
+    tool_down.set(answer and faults.take("before-claim", "fail", thread_id) is not None)
 
     async def replay_body():  # noqa: ANN202
         return chunks.pop(0) if chunks else await receive()
 
-    drop = faults.take("mid-stream", "drop", thread_id)
+    drop = faults.take("mid-stream", "drop", thread_id) if answer else None
     frames_left = int(drop.get("afterEvents", 0)) if drop else None
 
     async def send_until_dropped(message):  # noqa: ANN001, ANN202

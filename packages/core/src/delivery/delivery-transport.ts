@@ -271,22 +271,21 @@ export class DeliveryTransport {
     }).then(outcomesOnly);
     // What follows (classifying, re-attaching from the cursor) reads the stored progress.
     await this.#options.book.settled(key);
-    if (!degraded) return signal;
-    if (CUT_TYPES.has(signal.type)) await this.#takenByItsStatus(key);
     const entry = this.#options.book.get(key);
-    return entry ? this.withToolEvidence(entry, signal) : signal;
-  }
-
-  /**
-   * Without the contract, a resume answered 200 was taken: its first frames can be lost
-   * with the connection (Chromium drops what it buffered when the socket resets), so a
-   * stream cut before RUN_STARTED counts as cut after it, and is never resent.
-   */
-  async #takenByItsStatus(key: string): Promise<void> {
-    const entry = this.#options.book.get(key);
-    if (!entry || entry.cursor.acked) return;
-    const at = this.#options.deps.now();
-    await this.#options.book.commit(key, { type: "claim-acked", runId: entry.cursor.runId, seq: 0, at });
+    if (!degraded || !entry) return signal;
+    // Without the contract a resume answered 200 was taken, and its first frames can be
+    // lost with the connection (Chromium drops what it buffered when the socket resets):
+    // a stream cut before RUN_STARTED counts as cut after it, and is never resent.
+    if (CUT_TYPES.has(signal.type)) {
+      const { runId } = entry.cursor;
+      await this.#options.book.commit(key, {
+        type: "claim-acked",
+        runId,
+        seq: 0,
+        at: this.#options.deps.now(),
+      });
+    }
+    return this.withToolEvidence(entry, signal);
   }
 
   /** A promise only when the stream must wait for it (the claim's write). */
