@@ -150,7 +150,14 @@ async def scripted_model(messages: list[ModelMessage], _info: AgentInfo) -> Asyn
             raise RuntimeError("The model provider is unavailable.")
         yield str(results[-1].content) or "The deployment was not approved."
         return
-    target = deploy_target(last_user_text(messages))
+    text = last_user_text(messages)
+    # A long run for throughput measurements: "stream 5000" is answered with that many deltas.
+    long_run = re.fullmatch(r"\s*stream (\d+)\s*", text)
+    if long_run:
+        for index in range(int(long_run.group(1))):
+            yield f"word {index} "
+        return
+    target = deploy_target(text)
     # One proposal per thread, so the thread names the call and the ledger names it too.
     yield {0: DeltaToolCall(name="deploy_change", json_args=json.dumps({"target": target}), tool_call_id=f"deploy-{thread_id}")}
 

@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { post } from "@agui-outbox/conformance";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   pydanticAiPeerUnavailableReason,
@@ -50,6 +52,28 @@ describe.skipIf(unavailable !== undefined)("the gateway in front of pydantic-ai"
 
   test("a made-up interrupt id: NOT_FOUND and 0 executions", { timeout: 60_000 }, async () => {
     await expectMadeUpIdNotFound(running.target);
+  });
+
+  // What bench/gateway.ts times: the peer's long run ("stream N"), read whole through the gateway.
+  test("a long run streams through whole: every delta of the peer's, once, in order", {
+    timeout: 60_000,
+  }, async () => {
+    const deltas = async (url: string) => {
+      const reply = await post(
+        { url },
+        {
+          threadId: `long-${randomUUID()}`,
+          runId: randomUUID(),
+          messages: [{ id: randomUUID(), role: "user", content: "stream 300" }],
+        },
+      );
+      const last = reply.frames.at(-1)?.event.type;
+      const text = reply.frames.filter(({ event }) => event.type === "TEXT_MESSAGE_CONTENT");
+      return { last, deltas: text.map(({ event }) => event.delta) };
+    };
+    const expected = Array.from({ length: 300 }, (_, index) => `word ${index} `);
+    expect(await deltas(running.peer.url)).toEqual({ last: "RUN_FINISHED", deltas: expected });
+    expect(await deltas(running.gateway.url)).toEqual({ last: "RUN_FINISHED", deltas: expected });
   });
 
   test("the conformance CLI behind the gateway: every check passes", { timeout: 120_000 }, async () => {
