@@ -146,6 +146,7 @@ test("disposed while storage is read at start: nothing is asked once the read la
   const harness = setup(store);
   await nextTurn();
   await disposeThenRelease(harness, read.resolve);
+  expect(harness.client.outbox.getState().ready).toBe(false);
 });
 
 test("disposed while the first capabilities read is out (no kind cached): it is aborted, its late answer ignored", async () => {
@@ -226,6 +227,22 @@ test("disposed while storage opens: persistence is not asked and the client neve
     persistAsked: 0,
     ready: false,
   });
+});
+
+test("disposed while the open entries are read apart (a store without one-transaction read): nothing goes on", async () => {
+  const store = new MemoryStore();
+  const read = deferred();
+  const list = store.listByNamespace.bind(store);
+  Object.assign(store, { readAtStart: undefined });
+  store.listByNamespace = async (namespace, which) => {
+    if (which === "open") await read.promise;
+    return list(namespace, which);
+  };
+  const harness = setup(store);
+  await nextTurn();
+  expect(harness.client.outbox.getState().ready).toBe(false);
+  await disposeThenRelease(harness, read.resolve);
+  expect(harness.client.outbox.getState().ready).toBe(false);
 });
 
 test("disposed while background runs are resumed at start: the client never says ready", async () => {
