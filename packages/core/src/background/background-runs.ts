@@ -190,7 +190,8 @@ export class BackgroundRuns {
     const answer = await this.#wire.start(record.startBody ?? "", record.idempotencyKey ?? runId, signal);
     this.#throwIfDisposed();
     if (answer.kind === "ok") {
-      const lastSeq = await this.#events.apply(runId, record.threadId, answer.events, signal);
+      const { events, response } = answer;
+      const lastSeq = await this.#events.apply(runId, record.threadId, events, response.lastSeq, signal);
       const now = this.#options.deps.now();
       const action = actionForResponse(answer.response, lastSeq, now, this.#pollIntervalMs);
       // The first poll goes right away: the server only queued the run.
@@ -399,10 +400,17 @@ export class BackgroundRuns {
     // An answer that arrived in full is processed even if polling stopped meanwhile:
     // dropping it would leave a stale token behind.
     if (answer.kind === "ok") {
-      const lastSeq = await this.#events.apply(record.runId, record.threadId, answer.events, signal);
+      const { events, response } = answer;
+      const lastSeq = await this.#events.apply(
+        record.runId,
+        record.threadId,
+        events,
+        response.lastSeq,
+        signal,
+      );
       await this.#commit(
         record.runId,
-        actionForResponse(answer.response, lastSeq, this.#options.deps.now(), this.#pollIntervalMs),
+        actionForResponse(response, lastSeq, this.#options.deps.now(), this.#pollIntervalMs),
       );
       return;
     }
