@@ -78,7 +78,7 @@ function setup(
   const client = createOutboxClient({
     url: AGENT_URL,
     namespace: "dispose",
-    storage: store,
+    ...(store === undefined ? {} : { storage: store }),
     deps: {
       locks: () => undefined,
       openChannel: () => undefined,
