@@ -66,7 +66,12 @@ async function engineWith(
   const engine = new DeliveryEngine({
     namespace: entry.namespace,
     store,
-    http: new AgentHttp({ url: "http://agent.test/agent", fetch: deps.fetch, now: deps.now, parseRetryAfter: () => undefined }),
+    http: new AgentHttp({
+      url: "http://agent.test/agent",
+      fetch: deps.fetch,
+      now: deps.now,
+      parseRetryAfter: () => undefined,
+    }),
     threads: new ThreadRegistry(() => {}),
     deps,
     serverKind: () => "contract",
@@ -124,7 +129,11 @@ test("found in flight at activation (the page that sent it died): one write, rec
     await settle();
     expect(requests).toEqual(["http://agent.test/agent"]);
     expect(writes).toHaveLength(1);
-    expect(await store.get(entry.key)).toMatchObject({ state: EntryState.sending, attempts: 2, body: entry.body });
+    expect(await store.get(entry.key)).toMatchObject({
+      state: EntryState.sending,
+      attempts: 2,
+      body: entry.body,
+    });
   }
 });
 

@@ -1,8 +1,7 @@
 import { ErrorKind, isOutboxError, OutboxError } from "../errors/outbox-error";
 import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
-import { reduceEntry } from "../outbox/reducer";
 import { isPrunable } from "../outbox/retention";
-import { backoffDelay } from "../retry/backoff";
+import { AttemptWait } from "./attempt-wait";
 import type { BatchDelivery } from "./batch-delivery";
 import type { DeliveryDeps, DeliveryEngineOptions } from "./delivery-options";
 import type { DeliveryRun } from "./delivery-run";
@@ -10,6 +9,7 @@ import type { DeliveryTransport } from "./delivery-transport";
 import { EntryBook } from "./entry-book";
 import { KeyTimers } from "./key-timers";
 import { loadSender, type SenderModule } from "./load-sender";
+import { StorageBackoff, withStorageError } from "./storage-backoff";
 
 /*
  * One entry's delivery, from its current state to a verdict:
@@ -45,9 +45,6 @@ export interface DeliveryEngineInit extends DeliveryEngineOptions {
   readonly deps: DeliveryDeps & { readonly loadSender: () => Promise<SenderModule> };
 }
 
-/** A wall clock behind a finished timer by more than this has jumped. */
-const CLOCK_SLACK_MS = 1_000;
-
 /** The parts that send, built once the sending code is loaded. */
 interface Sender {
   readonly transport: DeliveryTransport;
@@ -60,38 +57,30 @@ export class DeliveryEngine {
   readonly #book: EntryBook;
   /** Built by the first `activate`, in the tab that sends. */
   #sender: Sender | undefined;
+  /** Keys whose delivery runs now: one run per entry. */
   readonly #running = new Set<string>();
   /** Keys whose schedule was asked for while they were running: looked at again when the run ends. */
   readonly #rescheduleAfterRun = new Set<string>();
   readonly #timers: KeyTimers;
+  readonly #wait: AttemptWait;
+  readonly #storage: StorageBackoff;
   /**
-   * Entries found in flight by `activate` (the page that sent them is gone):
-   * their `recovered-on-start` step is written together with the next step.
+   * The entry whose `sending` the start's one transaction wrote, until its
+   * delivery POSTs it with no write of its own (or delivery stops first). Only
+   * that very object qualifies: an entry replaced since is delivered as stored.
    */
-  readonly #recovering = new Set<string>();
-  /** Per key, storage failures in a row: the backoff before the next try (storage cannot hold it while failing). */
-  readonly #storageFailures = new Map<string, number>();
-  /** Keys whose wait a timer saw through (real time), whatever the wall clock says. */
-  readonly #waited = new Set<string>();
-  /**
-   * Entries whose `sending` the start's one transaction wrote: each one's
-   * delivery POSTs at once, without a write of its own.
-   */
-  readonly #startedByRead = new Set<string>();
-  /** The entry a start read wrote, until `activate` takes it (or delivery stops first). */
   #heldStarted: OutboxEntry | undefined;
-  /** Never-sent entries waiting for the server kind to be known. */
-  readonly #waitingForKind = new Set<string>();
+  /** Aborted by `deactivate`: the requests, sleeps and a load of the sending code of this activation. */
   #abort = new AbortController();
   #active = false;
-  /** Counts `deactivate`s: an activation that waited for the sending code across one stands down. */
-  #stops = 0;
   /** The last `retry:` a stream sent: a floor for the next backoff. */
   #serverRetryMs: number | undefined;
 
   constructor(options: DeliveryEngineInit) {
     this.#options = options;
     this.#timers = new KeyTimers(options.deps.timers);
+    this.#wait = new AttemptWait(options.deps.now);
+    this.#storage = new StorageBackoff(options.deps.random);
     this.#book = new EntryBook({
       namespace: options.namespace,
       store: options.store,
@@ -129,8 +118,7 @@ export class DeliveryEngine {
       serverRetryMs: () => this.#serverRetryMs,
       schedule: (key) => this.schedule(key),
       sends: (entry) => this.#sends(entry),
-      waitBeforeAttempt: (entry) => this.#waitBeforeAttempt(entry),
-      waitForKind: (key) => this.#waitingForKind.add(key),
+      waitBeforeAttempt: (entry) => this.#wait.left(entry),
     });
     return { transport, batches, runner };
   }
@@ -193,29 +181,19 @@ export class DeliveryEngine {
    */
   async activate(): Promise<void> {
     if (this.#active) return;
+    if (this.#abort.signal.aborted) this.#abort = new AbortController();
+    const activation = this.#abort.signal;
     if (!this.#sender) {
-      const stops = this.#stops;
       const module = await loadSender(this.#options.deps.loadSender);
       // Stopped (or activated by another call) while the code loaded.
-      if (this.#active || stops !== this.#stops) return;
+      if (this.#active || activation.aborted) return;
       this.#sender ??= this.#createSender(module);
     }
     this.#active = true;
     this.#book.setWritable(true);
-    this.#abort = new AbortController();
-    const at = this.#options.deps.now();
-    const started = this.#heldStarted;
-    this.#heldStarted = undefined;
     for (const entry of this.entries()) {
-      // Its attempt is written (by the start read) and nothing replaced it since: it goes as it is.
-      if (entry === started) {
-        this.#startedByRead.add(entry.key);
-        this.schedule(entry.key);
-        continue;
-      }
-      // Not written on its own: the delivery writes it with its first step (the
-      // resend's `sending`), so a recovered answer costs one write before it goes.
-      if (reduceEntry(entry, { type: "recovered-on-start", at }) !== entry) this.#recovering.add(entry.key);
+      // An entry found in flight (the page that sent it is gone) is recovered by
+      // its delivery's first write, the resend's `sending`: one write before it goes.
       this.schedule(entry.key);
       // A batch whose answers are all in, but whose seal a reload cut short (or
       // two tabs answered at once): sealed now.
@@ -228,12 +206,9 @@ export class DeliveryEngine {
   /** Stops sending (this tab lost leadership or the client is disposed). State stays durable. */
   deactivate(): void {
     this.#active = false;
-    this.#stops += 1;
     // A write queued before this point must not land after a new leader's.
     this.#book.setWritable(false);
-    this.#recovering.clear();
     // A start read's attempt not yet handed to fetch is resent through recovery, as after a reload.
-    this.#startedByRead.clear();
     this.#heldStarted = undefined;
     this.#sender?.transport.reset();
     this.#abort.abort(new OutboxError(ErrorKind.disposed, "Delivery stopped."));
@@ -267,11 +242,14 @@ export class DeliveryEngine {
     this.schedule(sender);
   }
 
-  /** The server kind became known (or known again): never-sent entries that waited for it go. */
+  /**
+   * The server kind became known (or known again): never-sent entries, which
+   * wait for it, go. One waiting on a timer (a storage backoff, a send after
+   * this task) keeps its time.
+   */
   kindChanged(): void {
-    for (const key of [...this.#waitingForKind]) {
-      this.#waitingForKind.delete(key);
-      this.schedule(key);
+    for (const entry of [...this.#book.values()]) {
+      if (!entry.everSent && !this.#timers.has(entry.key)) this.schedule(entry.key);
     }
   }
 
@@ -309,7 +287,7 @@ export class DeliveryEngine {
     const entry = this.#book.get(key);
     if (!entry || !this.#sends(entry)) return;
     this.#timers.cancel(key);
-    const wait = this.#waitBeforeAttempt(entry);
+    const wait = this.#wait.left(entry);
     if (wait > 0) {
       // The timer only asks again: timers may fire a little early, and the
       // reducer refuses an attempt before `nextAttemptAt`.
@@ -331,7 +309,7 @@ export class DeliveryEngine {
 
   /** After a durable write: storage works again for it, and the answers it sends for follow it. */
   #committed(entry: OutboxEntry): void {
-    this.#storageFailures.delete(entry.key);
+    this.#storage.landed(entry.key);
     for (const follower of this.#book.behind(entry)) {
       this.#track(
         this.#book.commit(follower.key, { type: "follow", leader: entry, at: this.#options.deps.now() }),
@@ -339,24 +317,13 @@ export class DeliveryEngine {
     }
   }
 
-  /**
-   * Storage refused a write of this delivery: shown on the entry without a
-   * write, and tried again after a full-jitter backoff that grows while the
-   * failures go on (capped at 30 s), so a broken store is never hammered.
-   */
+  /** Storage refused a write of this delivery: shown on the entry without a write, tried again after a backoff. */
   #afterStorageFailure(key: string, error: unknown): void {
-    const failures = (this.#storageFailures.get(key) ?? 0) + 1;
-    this.#storageFailures.set(key, failures);
+    const ms = this.#storage.failed(key);
     const entry = this.#book.get(key);
     if (!entry || isFinalState(entry.state)) return;
-    this.#book.set({
-      ...entry,
-      lastError: {
-        kind: isOutboxError(error) ? error.kind : ErrorKind.storageFailed,
-        message: error instanceof Error ? error.message : "A storage operation failed.",
-      },
-    });
-    this.#wakeAfter(key, backoffDelay(failures - 1, { random: this.#options.deps.random }));
+    this.#book.set(withStorageError(entry, error));
+    this.#wakeAfter(key, ms);
   }
 
   /** A promise nobody awaits: its failure goes to the error sink, never unhandled. */
@@ -367,32 +334,21 @@ export class DeliveryEngine {
   /** Schedules `key` again in `ms`, replacing any timer it had; `deactivate` cancels it. */
   #wakeAfter(key: string, ms: number): void {
     this.#timers.set(key, ms, () => {
-      this.#waited.add(key);
+      this.#wait.timerFired(key);
       this.schedule(key);
     });
-  }
-
-  /**
-   * How long the entry still waits. Timers measure real time; `nextAttemptAt` is
-   * wall-clock time, which can jump (a clock corrected between page loads, or
-   * under a running page). A wait never lasts longer than it was planned for
-   * (`nextAttemptAt - updatedAt`), and once a timer waited it through, a wall
-   * clock that lags by more than a second does not hold the answer further.
-   */
-  #waitBeforeAttempt(entry: OutboxEntry): number {
-    if (entry.state !== EntryState.retryWait || entry.nextAttemptAt === null) return 0;
-    const left = entry.nextAttemptAt - this.#options.deps.now();
-    if (this.#waited.has(entry.key) && left > CLOCK_SLACK_MS) return 0;
-    return Math.min(left, Math.max(0, entry.nextAttemptAt - entry.updatedAt));
   }
 
   async #run(key: string): Promise<void> {
     const sender = this.#sender;
     if (this.#running.has(key) || !this.#active || !sender) return;
     this.#running.add(key);
+    const held = this.#heldStarted;
+    const started = held !== undefined && held === this.#book.get(key);
+    if (started) this.#heldStarted = undefined;
     try {
-      await sender.runner.deliver(key, this.#recovering.delete(key), this.#startedByRead.delete(key));
-      this.#waited.delete(key);
+      await sender.runner.deliver(key, started);
+      this.#wait.attempted(key);
     } catch (error) {
       // A storage failure mid-delivery: the entry stays as last written, the
       // failure is shown on it (in memory: storage is what fails) and reported,

@@ -25,8 +25,6 @@ export interface DeliveryRunContext {
   readonly schedule: (key: string) => void;
   readonly sends: (entry: OutboxEntry) => boolean;
   readonly waitBeforeAttempt: (entry: OutboxEntry) => number;
-  /** The entry was never sent and the server kind is unknown: it goes once the kind is known. */
-  readonly waitForKind: (key: string) => void;
 }
 
 /**
@@ -42,17 +40,19 @@ export class DeliveryRun {
   }
 
   /**
-   * `recovering`: the entry was in flight when the last page died. `started`:
-   * its attempt is already written (by the start's one transaction), so the
-   * POST goes without a write of its own.
+   * `started`: its attempt is already written (by the start's one transaction),
+   * so the POST goes without a write of its own. An entry in flight otherwise was
+   * cut off (the page that sent it died, or a stop): its first write records its
+   * recovery, as after a reload.
    */
-  async deliver(key: string, recovering: boolean, started = false): Promise<void> {
+  async deliver(key: string, started = false): Promise<void> {
     const initial = this.#c.book.get(key);
     if (!initial || !this.#c.sends(initial)) return;
     if (started && initial.state === EntryState.sending) {
       await this.#follow(key, await this.#c.transport.post(key));
       return;
     }
+    const recovering = initial.state === EntryState.sending || initial.state === EntryState.streaming;
     if (initial.everSent && this.#c.options.deps.now() >= initial.expiresAt) {
       if (recovering)
         await this.#c.book.commit(key, { type: "recovered-on-start", at: this.#c.options.deps.now() });
@@ -73,10 +73,8 @@ export class DeliveryRun {
       // the attempt may start now.
       await this.#c.book.commit(key, { type: "retry-now", at: now });
     }
-    if (!initial.everSent && !this.#c.options.kindKnown()) {
-      this.#c.waitForKind(key);
-      return;
-    }
+    // Never sent: it waits for the server kind (the engine's `kindChanged` sends it).
+    if (!initial.everSent && !this.#c.options.kindKnown()) return;
     let body: string | undefined;
     if (initial.body === "") {
       // Shaped now, for the kind known now, and fixed from this first send on.

@@ -18,6 +18,10 @@ export class KeyTimers {
     this.#handles.set(key, handle);
   }
 
+  has(key: string): boolean {
+    return this.#handles.has(key);
+  }
+
   cancel(key: string): void {
     const handle = this.#handles.get(key);
     if (handle === undefined) return;
