@@ -1,34 +1,16 @@
-import { ErrorKind, isOutboxError, OutboxError } from "../errors/outbox-error";
-import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
-import { isPrunable } from "../outbox/retention";
-import { AttemptWait } from "./attempt-wait";
-import type { BatchDelivery } from "./batch-delivery";
+import { ErrorKind, OutboxError } from "../errors/outbox-error";
+import { EntryState, type OutboxEntry } from "../outbox/entry";
+import { pruneSettled } from "../outbox/retention";
 import type { DeliveryDeps, DeliveryEngineOptions } from "./delivery-options";
-import type { DeliveryRun } from "./delivery-run";
-import type { DeliveryTransport } from "./delivery-transport";
+import { DeliverySchedule } from "./delivery-schedule";
 import { EntryBook } from "./entry-book";
-import { KeyTimers } from "./key-timers";
 import { loadSender, type SenderModule } from "./load-sender";
-import { StorageBackoff, withStorageError } from "./storage-backoff";
+import type { Sender } from "./sender";
 
 /*
- * One entry's delivery, from its current state to a verdict:
- *
- *   queued / retry_wait (due) ──send──▶ POST /agent (same key, runId, body)
- *        ▲                               │
- *        │ wait(at): retry_wait,         ├─ HTTP error ─────────────▶ signal
- *        │  timer (backoff, Retry-After) └─ 200 event stream ──▶ pump ─▶ signal
- *        │                                      RUN_STARTED + ack ─▶ claim-acked (cursor persisted)
- *   deliveryStep(entry, signal) ◀───────────────┘
- *     ├─ settle ─▶ applied / elsewhere / lost / needs_user / paused, persisted
- *     ├─ wait(at) ─▶ retry_wait with nextAttemptAt, timer
- *     ├─ reattach ─▶ GET /runs/{runId}/events, Last-Event-ID ─▶ pump ─▶ signal
- *     ├─ status ─▶ GET /runs/{runId}: terminal ─▶ its signal; gone ─▶ hydrate
- *     └─ hydrate ─▶ POST hydration ─▶ tool result seen? ─▶ signal
- *
- * The decisions are data (`deliveryStep` is pure); this class performs them.
- * Every transition is one reducer step and one durable write, never inside a
- * fetch: the store is written, then the network is used.
+ * The namespace's deliveries: the entries (EntryBook), when each one's delivery
+ * runs (DeliverySchedule), and the delivery itself (DeliveryRun, which asks the
+ * pure `deliveryStep` for every decision). Only the tab that sends activates it.
  *
  * The engine keeps the namespace's entries in every tab; what sends (the
  * transport, the batches, the run, and the verdict rules behind them) is a chunk
@@ -45,25 +27,12 @@ export interface DeliveryEngineInit extends DeliveryEngineOptions {
   readonly deps: DeliveryDeps & { readonly loadSender: () => Promise<SenderModule> };
 }
 
-/** The parts that send, built once the sending code is loaded. */
-interface Sender {
-  readonly transport: DeliveryTransport;
-  readonly batches: BatchDelivery;
-  readonly runner: DeliveryRun;
-}
-
 export class DeliveryEngine {
   readonly #options: DeliveryEngineInit;
   readonly #book: EntryBook;
   /** Built by the first `activate`, in the tab that sends. */
   #sender: Sender | undefined;
-  /** Keys whose delivery runs now: one run per entry. */
-  readonly #running = new Set<string>();
-  /** Keys whose schedule was asked for while they were running: looked at again when the run ends. */
-  readonly #rescheduleAfterRun = new Set<string>();
-  readonly #timers: KeyTimers;
-  readonly #wait: AttemptWait;
-  readonly #storage: StorageBackoff;
+  readonly #schedule: DeliverySchedule;
   /**
    * The entry whose `sending` the start's one transaction wrote, until its
    * delivery POSTs it with no write of its own (or delivery stops first). Only
@@ -73,54 +42,21 @@ export class DeliveryEngine {
   /** Aborted by `deactivate`: the requests, sleeps and a load of the sending code of this activation. */
   #abort = new AbortController();
   #active = false;
-  /** The last `retry:` a stream sent: a floor for the next backoff. */
-  #serverRetryMs: number | undefined;
 
   constructor(options: DeliveryEngineInit) {
     this.#options = options;
-    this.#timers = new KeyTimers(options.deps.timers);
-    this.#wait = new AttemptWait(options.deps.now);
-    this.#storage = new StorageBackoff(options.deps.random);
     this.#book = new EntryBook({
       namespace: options.namespace,
       store: options.store,
       publish: options.publish,
       onCommitted: (entry) => this.#committed(entry),
     });
-  }
-
-  #createSender(module: SenderModule): Sender {
-    const options = this.#options;
-    const transport = new module.DeliveryTransport({
+    this.#schedule = new DeliverySchedule({
       book: this.#book,
-      http: options.http,
-      threads: options.threads,
       deps: options.deps,
-      serverKind: options.serverKind,
-      hydrate: options.hydrate,
-      stallTimeoutMs: options.stallTimeoutMs,
-      maxEventBytes: options.maxEventBytes,
-      abortSignal: () => this.#abort.signal,
-      active: () => this.#active,
-      onContradiction: (reason) => this.#options.onKindContradicted?.(reason),
-      onServerRetry: (ms) => {
-        this.#serverRetryMs = ms;
-      },
+      deliver: (key) => this.#deliver(key),
+      onError: (error) => this.#options.onError?.(error),
     });
-    const batches = new module.BatchDelivery(this.#book, transport);
-    const runner = new module.DeliveryRun({
-      options,
-      book: this.#book,
-      transport,
-      batches,
-      active: () => this.#active,
-      abortSignal: () => this.#abort.signal,
-      serverRetryMs: () => this.#serverRetryMs,
-      schedule: (key) => this.schedule(key),
-      sends: (entry) => this.#sends(entry),
-      waitBeforeAttempt: (entry) => this.#wait.left(entry),
-    });
-    return { transport, batches, runner };
   }
 
   /** The namespace's entries, oldest first. A snapshot: later changes make a new array. */
@@ -159,7 +95,7 @@ export class DeliveryEngine {
     // Copies of one entry are ordered by the revision the store gave them, never by clocks.
     if (!this.#book.mirror(entry)) return;
     if (!this.#active) return;
-    if (options.sendAfterThisTask) this.#wakeAfter(entry.key, 0);
+    if (options.sendAfterThisTask) this.#schedule.wakeAfter(entry.key, 0);
     else this.schedule(entry.key);
     // Another tab answered a question of a batch: the sending tab seals it (the
     // answering tab, if it is not the sender, may not write delivery state).
@@ -169,7 +105,7 @@ export class DeliveryEngine {
   }
 
   forget(key: string): void {
-    this.#timers.cancel(key);
+    this.#schedule.cancel(key);
     this.#book.delete(key);
   }
 
@@ -187,10 +123,17 @@ export class DeliveryEngine {
       const module = await loadSender(this.#options.deps.loadSender);
       // Stopped (or activated by another call) while the code loaded.
       if (this.#active || activation.aborted) return;
-      this.#sender ??= this.#createSender(module);
+      this.#sender ??= module.createSender({
+        options: this.#options,
+        book: this.#book,
+        active: () => this.#active,
+        abortSignal: () => this.#abort.signal,
+        schedule: (key) => this.schedule(key),
+      });
     }
     this.#active = true;
     this.#book.setWritable(true);
+    this.#schedule.start();
     for (const entry of this.entries()) {
       // An entry found in flight (the page that sent it is gone) is recovered by
       // its delivery's first write, the resend's `sending`: one write before it goes.
@@ -212,7 +155,7 @@ export class DeliveryEngine {
     this.#heldStarted = undefined;
     this.#sender?.transport.reset();
     this.#abort.abort(new OutboxError(ErrorKind.disposed, "Delivery stopped."));
-    this.#timers.cancelAll();
+    this.#schedule.stop();
   }
 
   /**
@@ -249,7 +192,7 @@ export class DeliveryEngine {
    */
   kindChanged(): void {
     for (const entry of [...this.#book.values()]) {
-      if (!entry.everSent && !this.#timers.has(entry.key)) this.schedule(entry.key);
+      if (!entry.everSent && !this.#schedule.waiting(entry.key)) this.schedule(entry.key);
     }
   }
 
@@ -266,7 +209,8 @@ export class DeliveryEngine {
     if (!this.#sender) return entry;
     const sealed = await this.#sender.batches.seal(entry, kind, this.#options.deps.now());
     // The sender may be another answer of the batch: it is the one that goes.
-    if (sealed && sealed !== entry && this.#active) this.#wakeAfter(sealed.batch?.sendsWith ?? sealed.key, 0);
+    if (sealed && sealed !== entry && this.#active)
+      this.#schedule.wakeAfter(sealed.batch?.sendsWith ?? sealed.key, 0);
     return sealed ?? entry;
   }
 
@@ -279,37 +223,12 @@ export class DeliveryEngine {
   }
 
   schedule(key: string): void {
-    if (!this.#active) return;
-    if (this.#running.has(key)) {
-      this.#rescheduleAfterRun.add(key);
-      return;
-    }
-    const entry = this.#book.get(key);
-    if (!entry || !this.#sends(entry)) return;
-    this.#timers.cancel(key);
-    const wait = this.#wait.left(entry);
-    if (wait > 0) {
-      // The timer only asks again: timers may fire a little early, and the
-      // reducer refuses an attempt before `nextAttemptAt`.
-      this.#wakeAfter(key, wait);
-      return;
-    }
-    this.#track(this.#run(key));
-  }
-
-  /** Whether this entry's own delivery has something to do now. */
-  #sends(entry: OutboxEntry): boolean {
-    if (isFinalState(entry.state) || entry.batch?.sendsWith !== undefined) return false;
-    return (
-      entry.state !== EntryState.paused &&
-      entry.state !== EntryState.held &&
-      entry.state !== EntryState.stalled
-    );
+    this.#schedule.schedule(key);
   }
 
   /** After a durable write: storage works again for it, and the answers it sends for follow it. */
   #committed(entry: OutboxEntry): void {
-    this.#storage.landed(entry.key);
+    this.#schedule.landed(entry.key);
     for (const follower of this.#book.behind(entry)) {
       this.#track(
         this.#book.commit(follower.key, { type: "follow", leader: entry, at: this.#options.deps.now() }),
@@ -317,50 +236,18 @@ export class DeliveryEngine {
     }
   }
 
-  /** Storage refused a write of this delivery: shown on the entry without a write, tried again after a backoff. */
-  #afterStorageFailure(key: string, error: unknown): void {
-    const ms = this.#storage.failed(key);
-    const entry = this.#book.get(key);
-    if (!entry || isFinalState(entry.state)) return;
-    this.#book.set(withStorageError(entry, error));
-    this.#wakeAfter(key, ms);
-  }
-
   /** A promise nobody awaits: its failure goes to the error sink, never unhandled. */
   #track(promise: Promise<unknown>): void {
     promise.catch((error: unknown) => this.#options.onError?.(error));
   }
 
-  /** Schedules `key` again in `ms`, replacing any timer it had; `deactivate` cancels it. */
-  #wakeAfter(key: string, ms: number): void {
-    this.#timers.set(key, ms, () => {
-      this.#wait.timerFired(key);
-      this.schedule(key);
-    });
-  }
-
-  async #run(key: string): Promise<void> {
+  /** One delivery; the start read's attempt, if this is its entry, POSTs with no write of its own. */
+  async #deliver(key: string): Promise<void> {
     const sender = this.#sender;
-    if (this.#running.has(key) || !this.#active || !sender) return;
-    this.#running.add(key);
-    const held = this.#heldStarted;
-    const started = held !== undefined && held === this.#book.get(key);
+    if (!sender) return;
+    const started = this.#heldStarted !== undefined && this.#heldStarted === this.#book.get(key);
     if (started) this.#heldStarted = undefined;
-    try {
-      await sender.runner.deliver(key, started);
-      this.#wait.attempted(key);
-    } catch (error) {
-      // A storage failure mid-delivery: the entry stays as last written, the
-      // failure is shown on it (in memory: storage is what fails) and reported,
-      // and the delivery tries again after a full-jitter backoff.
-      if (!(isOutboxError(error) && error.kind === ErrorKind.disposed)) {
-        this.#options.onError?.(error);
-        this.#afterStorageFailure(key, error);
-      }
-    } finally {
-      this.#running.delete(key);
-      if (this.#rescheduleAfterRun.delete(key)) this.schedule(key);
-    }
+    await sender.runner.deliver(key, started);
   }
 
   /** Waits until every write queued so far has settled (before `clear` wipes storage). */
@@ -381,18 +268,13 @@ export class DeliveryEngine {
     await this.prune();
   }
 
-  /**
-   * Retention: entries settled (applied, elsewhere, expired) longer ago than the
-   * window are deleted, here and in every tab (the removal is announced).
-   * Never one without a verdict; `lost` and `needs_user` wait for `discard`.
-   */
+  /** Retention (retention.ts): deleted here and in every tab (the removal is announced). */
   async prune(): Promise<void> {
     if (!this.#active) return;
-    const now = this.#options.deps.now();
-    for (const entry of this.entries()) {
-      if (!isPrunable(entry, now, this.#options.finalRetentionMs)) continue;
-      await this.#options.store.delete(entry.key);
-      this.forget(entry.key);
-    }
+    const { store, deps, finalRetentionMs } = this.#options;
+    await pruneSettled(this.entries(), deps.now(), finalRetentionMs, async (key) => {
+      await store.delete(key);
+      this.forget(key);
+    });
   }
 }

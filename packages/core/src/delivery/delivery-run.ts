@@ -21,16 +21,28 @@ export interface DeliveryRunContext {
   readonly batches: BatchDelivery;
   readonly active: () => boolean;
   readonly abortSignal: () => AbortSignal;
-  readonly serverRetryMs: () => number | undefined;
   readonly schedule: (key: string) => void;
-  readonly sends: (entry: OutboxEntry) => boolean;
-  readonly waitBeforeAttempt: (entry: OutboxEntry) => number;
 }
 
-/**
- * One entry's delivery, from its current state to a verdict or a wait: each
- * signal goes through the pure `deliveryStep`, and its decision is performed
- * here (a request, a durable write, a timer).
+/*
+ * One entry's delivery, from its current state to a verdict:
+ *
+ *   queued / retry_wait (due) ──send──▶ POST /agent (same key, runId, body)
+ *        ▲                               │
+ *        │ wait(at): retry_wait,         ├─ HTTP error ─────────────▶ signal
+ *        │  timer (backoff, Retry-After) └─ 200 event stream ──▶ pump ─▶ signal
+ *        │                                      RUN_STARTED + ack ─▶ claim-acked (cursor persisted)
+ *   deliveryStep(entry, signal) ◀───────────────┘
+ *     ├─ settle ─▶ applied / elsewhere / lost / needs_user / paused, persisted
+ *     ├─ wait(at) ─▶ retry_wait with nextAttemptAt, timer
+ *     ├─ reattach ─▶ GET /runs/{runId}/events, Last-Event-ID ─▶ pump ─▶ signal
+ *     ├─ status ─▶ GET /runs/{runId}: terminal ─▶ its signal; gone ─▶ hydrate
+ *     └─ hydrate ─▶ POST hydration ─▶ tool result seen? ─▶ signal
+ *
+ * The decisions are data (`deliveryStep` is pure); this class performs them (a
+ * request, a durable write, a timer). Every transition is one reducer step and
+ * one durable write, never inside a fetch: the store is written, then the
+ * network is used.
  */
 export class DeliveryRun {
   readonly #c: DeliveryRunContext;
@@ -43,11 +55,12 @@ export class DeliveryRun {
    * `started`: its attempt is already written (by the start's one transaction),
    * so the POST goes without a write of its own. An entry in flight otherwise was
    * cut off (the page that sent it died, or a stop): its first write records its
-   * recovery, as after a reload.
+   * recovery, as after a reload. Called by the schedule, for an entry that
+   * sends on its own and is due now.
    */
   async deliver(key: string, started = false): Promise<void> {
     const initial = this.#c.book.get(key);
-    if (!initial || !this.#c.sends(initial)) return;
+    if (!initial) return;
     if (started && initial.state === EntryState.sending) {
       await this.#follow(key, await this.#c.transport.post(key));
       return;
@@ -57,10 +70,6 @@ export class DeliveryRun {
       if (recovering)
         await this.#c.book.commit(key, { type: "recovered-on-start", at: this.#c.options.deps.now() });
       await this.#reconcile(key);
-      return;
-    }
-    if (this.#c.waitBeforeAttempt(initial) > 0) {
-      this.#c.schedule(key);
       return;
     }
     const now = this.#c.options.deps.now();
@@ -117,7 +126,7 @@ export class DeliveryRun {
       now: this.#c.options.deps.now(),
       retry: this.#c.options.retry,
       jitter: this.#c.options.deps.random(),
-      serverRetryMs: this.#c.serverRetryMs(),
+      serverRetryMs: this.#c.transport.serverRetryMs,
       maxReattachesWithoutProgress: this.#c.options.maxReattachesWithoutProgress,
     };
   }

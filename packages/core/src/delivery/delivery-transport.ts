@@ -29,8 +29,6 @@ export interface DeliveryTransportOptions {
   readonly abortSignal: () => AbortSignal;
   /** False once delivery stopped: progress is no longer written. */
   readonly active: () => boolean;
-  /** A stream's `retry:` field, a floor for the next backoff. */
-  readonly onServerRetry: (ms: number) => void;
   /** The server answered unlike the kind in force: its kind is read again. */
   readonly onContradiction?: (reason: string) => void;
 }
@@ -52,6 +50,8 @@ const NO_ACK_REASON = "a resume finished without the recovery contract's claim a
  */
 export class DeliveryTransport {
   readonly #options: DeliveryTransportOptions;
+  /** The last `retry:` a stream sent: a floor for the next backoff. */
+  serverRetryMs: number | undefined;
   /**
    * Keys whose resume stream started with no `x-resume` metadata at all on a
    * contract server: if it then finishes, the contract was not followed.
@@ -264,7 +264,9 @@ export class DeliveryTransport {
       stallTimeoutMs: degraded ? Number.POSITIVE_INFINITY : this.#options.stallTimeoutMs,
       maxEventBytes: this.#options.maxEventBytes,
       signal: abort,
-      onRetry: (ms) => this.#options.onServerRetry(ms),
+      onRetry: (ms) => {
+        this.serverRetryMs = ms;
+      },
       // An answer the server echoes that this client did not write goes no further:
       // not to the thread, the other tabs or the entry (docs/decisions.md).
       onEvent: (event, cursor) => this.#onEvent(key, withRecordedOutcomes(event), cursor),
