@@ -8,33 +8,13 @@ const CLOCK_SLACK_MS = 1_000;
  * time; `nextAttemptAt` is wall-clock time, which can jump (a clock corrected
  * between page loads, or under a running page). A wait never lasts longer than
  * it was planned for (`nextAttemptAt - updatedAt`), and once a timer waited it
- * through, a wall clock that lags by more than a second does not hold the
- * answer further. What a timer saw is this page's real time: a reload starts
- * it over, bounded by the planned wait the entry stores.
+ * through (`waited`), a wall clock that lags by more than a second does not hold
+ * the answer further. What a timer saw is this page's real time: a reload
+ * starts it over, bounded by the planned wait the entry stores.
  */
-export class AttemptWait {
-  readonly #now: () => number;
-  /** Keys whose wait a timer saw through (real time), whatever the wall clock says. */
-  readonly #waited = new Set<string>();
-
-  constructor(now: () => number) {
-    this.#now = now;
-  }
-
-  left(entry: OutboxEntry): number {
-    if (entry.state !== EntryState.retryWait || entry.nextAttemptAt === null) return 0;
-    const left = entry.nextAttemptAt - this.#now();
-    if (this.#waited.has(entry.key) && left > CLOCK_SLACK_MS) return 0;
-    return Math.min(left, Math.max(0, entry.nextAttemptAt - entry.updatedAt));
-  }
-
-  /** A timer set for `key`'s wait fired. */
-  timerFired(key: string): void {
-    this.#waited.add(key);
-  }
-
-  /** `key`'s delivery ran: its next wait is measured afresh. */
-  attempted(key: string): void {
-    this.#waited.delete(key);
-  }
+export function attemptWait(entry: OutboxEntry, now: number, waited: boolean): number {
+  if (entry.state !== EntryState.retryWait || entry.nextAttemptAt === null) return 0;
+  const left = entry.nextAttemptAt - now;
+  if (waited && left > CLOCK_SLACK_MS) return 0;
+  return Math.min(left, Math.max(0, entry.nextAttemptAt - entry.updatedAt));
 }

@@ -1,10 +1,11 @@
 import { ErrorKind, isOutboxError } from "../errors/outbox-error";
 import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
-import { AttemptWait } from "./attempt-wait";
+import { backoffDelay } from "../retry/backoff";
+import { attemptWait } from "./attempt-wait";
 import type { DeliveryDeps } from "./delivery-options";
 import type { EntryBook } from "./entry-book";
 import { KeyTimers } from "./key-timers";
-import { StorageBackoff, withStorageError } from "./storage-backoff";
+import { withStorageError } from "./storage-error";
 
 /** Whether this entry's own delivery has something to do now. */
 export function sendsOnItsOwn(entry: OutboxEntry): boolean {
@@ -30,8 +31,10 @@ export interface DeliveryScheduleInit {
 export class DeliverySchedule {
   readonly #init: DeliveryScheduleInit;
   readonly #timers: KeyTimers;
-  readonly #wait: AttemptWait;
-  readonly #storage: StorageBackoff;
+  /** Keys whose wait a timer saw through (real time), whatever the wall clock says. */
+  readonly #waited = new Set<string>();
+  /** Per key, storage failures in a row (in memory: storage is what fails); a landed write clears it. */
+  readonly #storageFailures = new Map<string, number>();
   /** Keys whose delivery runs now. */
   readonly #running = new Set<string>();
   /** Keys whose schedule was asked for while they were running: looked at again when the run ends. */
@@ -41,8 +44,6 @@ export class DeliverySchedule {
   constructor(init: DeliveryScheduleInit) {
     this.#init = init;
     this.#timers = new KeyTimers(init.deps.timers);
-    this.#wait = new AttemptWait(init.deps.now);
-    this.#storage = new StorageBackoff(init.deps.random);
   }
 
   start(): void {
@@ -65,7 +66,7 @@ export class DeliverySchedule {
     const entry = this.#init.book.get(key);
     if (!entry || !sendsOnItsOwn(entry)) return;
     this.#timers.cancel(key);
-    const wait = this.#wait.left(entry);
+    const wait = attemptWait(entry, this.#init.deps.now(), this.#waited.has(key));
     if (wait > 0) {
       // The timer only asks again: timers may fire a little early, and the
       // reducer refuses an attempt before `nextAttemptAt`.
@@ -78,7 +79,7 @@ export class DeliverySchedule {
   /** Schedules `key` again in `ms`, replacing any timer it had; `stop` cancels it. */
   wakeAfter(key: string, ms: number): void {
     this.#timers.set(key, ms, () => {
-      this.#wait.timerFired(key);
+      this.#waited.add(key);
       this.schedule(key);
     });
   }
@@ -94,7 +95,7 @@ export class DeliverySchedule {
 
   /** A write for `key` landed: storage works again for it. */
   landed(key: string): void {
-    this.#storage.landed(key);
+    this.#storageFailures.delete(key);
   }
 
   async #run(key: string): Promise<void> {
@@ -102,7 +103,7 @@ export class DeliverySchedule {
     this.#running.add(key);
     try {
       await this.#init.deliver(key);
-      this.#wait.attempted(key);
+      this.#waited.delete(key);
     } catch (error) {
       // A storage failure mid-delivery: the entry stays as last written, the
       // failure is shown on it (in memory: storage is what fails) and reported,
@@ -118,7 +119,9 @@ export class DeliverySchedule {
   }
 
   #afterStorageFailure(key: string, error: unknown): void {
-    const ms = this.#storage.failed(key);
+    const failures = (this.#storageFailures.get(key) ?? 0) + 1;
+    this.#storageFailures.set(key, failures);
+    const ms = backoffDelay(failures - 1, { random: this.#init.deps.random });
     const entry = this.#init.book.get(key);
     if (!entry || isFinalState(entry.state)) return;
     this.#init.book.set(withStorageError(entry, error));
