@@ -49,7 +49,12 @@ function countingStore(store: OutboxStore): { store: OutboxStore; writes: Outbox
 
 async function engineWith(
   entry: OutboxEntry,
-  options: { kindKnown?: () => boolean; loadSender?: () => Promise<SenderModule> } = {},
+  options: {
+    kindKnown?: () => boolean;
+    loadSender?: () => Promise<SenderModule>;
+    respond?: () => Response;
+    onKindContradicted?: (reason: string) => void;
+  } = {},
 ) {
   const memory = new MemoryStore();
   await memory.put(entry);
@@ -60,7 +65,7 @@ async function engineWith(
     loadSender: options.loadSender ?? importSender,
     fetch: (input) => {
       requests.push(input);
-      return new Promise<Response>(() => {});
+      return options.respond ? Promise.resolve(options.respond()) : new Promise<Response>(() => {});
     },
   };
   const engine = new DeliveryEngine({
@@ -76,6 +81,7 @@ async function engineWith(
     deps,
     serverKind: () => "contract",
     kindKnown: options.kindKnown ?? (() => true),
+    ...(options.onKindContradicted ? { onKindContradicted: options.onKindContradicted } : {}),
     hydrate: async () => {},
     publish: () => {},
     onPaused: () => {},
@@ -187,4 +193,38 @@ test("stopped and activated again while the code loads: the answer is sent once"
   await Promise.all([first, second]);
   await settle();
   expect(requests).toEqual(["http://agent.test/agent"]);
+});
+
+/** A resume's stream: RUN_STARTED with `metadata`, then RUN_FINISHED. */
+function finishedStream(entry: OutboxEntry, metadata?: Record<string, unknown>): Response {
+  const run = { threadId: entry.threadId, runId: entry.runId };
+  const frames = [
+    { type: "RUN_STARTED", ...run, ...(metadata ? { metadata } : {}) },
+    { type: "RUN_FINISHED", ...run, outcome: { type: "success" } },
+  ].map((event, index) => `id: ${entry.runId}:${index + 1}\ndata: ${JSON.stringify(event)}\n\n`);
+  return new Response(frames.join(""), { headers: { "content-type": "text/event-stream" } });
+}
+
+test("a contract server that finishes a resume it never acknowledged is read again; one that acknowledged is not", async () => {
+  for (const acknowledged of [false, true]) {
+    const entry = makeTestEntry();
+    const ack = {
+      ack: "claimed",
+      interruptIds: [entry.interruptId],
+      idempotencyKey: entry.key,
+      runId: entry.runId,
+    };
+    const reasons: string[] = [];
+    const { engine, store } = await engineWith(entry, {
+      respond: () => finishedStream(entry, acknowledged ? { "x-resume": ack } : undefined),
+      onKindContradicted: (reason) => reasons.push(reason),
+    });
+    await engine.load();
+    await engine.activate();
+    await settle();
+    expect(reasons).toEqual(
+      acknowledged ? [] : ["a resume finished without the recovery contract's claim acknowledgement"],
+    );
+    if (acknowledged) expect((await store.get(entry.key))?.state).toBe(EntryState.applied);
+  }
 });

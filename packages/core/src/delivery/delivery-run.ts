@@ -7,20 +7,16 @@ import { backoffDelay } from "../retry/backoff";
 import { abortableSleep } from "./abortable-sleep";
 import { buildBodyFor, refusedBySchema } from "./batch-body";
 import type { BatchDelivery } from "./batch-delivery";
-import type { DeliveryEngineOptions } from "./delivery-options";
+import type { DeliveryContext } from "./delivery-options";
 import { type DeliveryStep, type DeliveryStepContext, deliveryStep, verdictOf } from "./delivery-step";
 import type { DeliveryTransport } from "./delivery-transport";
-import type { EntryBook } from "./entry-book";
 import { readUntilDecided } from "./read-until-decided";
+import { hydratedSignal } from "./thread-evidence";
 
 /** What one delivery needs from the engine that schedules it. */
-export interface DeliveryRunContext {
-  readonly options: DeliveryEngineOptions;
-  readonly book: EntryBook;
+export interface DeliveryRunContext extends DeliveryContext {
   readonly transport: DeliveryTransport;
   readonly batches: BatchDelivery;
-  readonly active: () => boolean;
-  readonly abortSignal: () => AbortSignal;
   readonly schedule: (key: string) => void;
 }
 
@@ -236,7 +232,7 @@ export class DeliveryRun {
   async settleClosed(threadId: string): Promise<void> {
     for (const entry of [...this.#c.book.values()]) {
       if (entry.threadId !== threadId || entry.state !== EntryState.held) continue;
-      const signal = this.#c.transport.hydratedSignal(entry);
+      const signal = hydratedSignal(this.#c.options.threads, entry, this.#c.options.serverKind());
       const verdict = verdictOf(entry, signal, this.#c.options.serverKind());
       if (verdict.kind === "elsewhere") await this.#settleOne(entry.key, verdict);
     }

@@ -1,8 +1,7 @@
 import { BatchDelivery } from "./batch-delivery";
-import type { DeliveryEngineOptions } from "./delivery-options";
+import type { DeliveryContext } from "./delivery-options";
 import { DeliveryRun } from "./delivery-run";
 import { DeliveryTransport } from "./delivery-transport";
-import type { EntryBook } from "./entry-book";
 
 /*
  * The sending half of the delivery, a chunk of its own in an app's build: the
@@ -12,14 +11,8 @@ import type { EntryBook } from "./entry-book";
  * server ever waits for it. Loaded by load-sender.ts.
  */
 
-/** What the engine hands the sending half: its options, its entries, and its activation. */
-export interface SenderInit {
-  readonly options: DeliveryEngineOptions;
-  readonly book: EntryBook;
-  /** False once delivery stopped. */
-  readonly active: () => boolean;
-  /** Aborted when delivery stops. */
-  readonly abortSignal: () => AbortSignal;
+/** What the engine hands the sending half: its options, its entries, its activation, its schedule. */
+export interface SenderInit extends DeliveryContext {
   readonly schedule: (key: string) => void;
 }
 
@@ -31,21 +24,8 @@ export interface Sender {
 }
 
 export function createSender(init: SenderInit): Sender {
-  const { options, book } = init;
-  const transport = new DeliveryTransport({
-    book,
-    http: options.http,
-    threads: options.threads,
-    deps: options.deps,
-    serverKind: options.serverKind,
-    hydrate: options.hydrate,
-    stallTimeoutMs: options.stallTimeoutMs,
-    maxEventBytes: options.maxEventBytes,
-    abortSignal: init.abortSignal,
-    active: init.active,
-    onContradiction: (reason) => options.onKindContradicted?.(reason),
-  });
-  const batches = new BatchDelivery(book, transport);
+  const transport = new DeliveryTransport(init);
+  const batches = new BatchDelivery(init.book, init.options.threads);
   const runner = new DeliveryRun({ ...init, transport, batches });
   return { transport, batches, runner };
 }
