@@ -35,17 +35,7 @@ export function clientCommands(init: ClientParts): ClientCommands {
       engine.forget(key);
     },
     async resendAsMessage(key, text) {
-      const { store, engine } = await started();
-      return resendAsMessage(
-        {
-          store,
-          engine,
-          now: () => init.deps.now(),
-          send: (threadId, message) => init.runner.send(threadId, message),
-        },
-        key,
-        text,
-      );
+      return resendAsMessage(init, await started(), key, text);
     },
     async resumeAfterAuth() {
       const { engine } = await started();
@@ -58,13 +48,9 @@ export function clientCommands(init: ClientParts): ClientCommands {
       }
     },
     async clear(target = namespace) {
-      const { store, engine } = await started();
-      if (target !== namespace) {
-        await store.clear(target);
-        return;
-      }
-      const { background, threads, ownKeys } = init;
-      await signOut({ namespace, store, engine, background, threads, ownKeys, isLeader });
+      const opened = await started();
+      if (target === namespace) await signOut(init, opened);
+      else await opened.store.clear(target);
     },
   };
 }

@@ -1,9 +1,9 @@
 import type { DeliveryEngine } from "../delivery/delivery-engine";
+import { EntryState } from "../outbox/entry";
 import type { ClientParts } from "./client-parts";
 import { ErrorSource } from "./error-sink";
 import type { Leadership } from "./leadership";
 import type { Lifecycle } from "./lifecycle";
-import { readOpenThreads } from "./read-open-threads";
 
 /*
  * What makes a started tab look again, so that nothing waits for a reload: the
@@ -24,10 +24,26 @@ export function rescanStorage(
   parts.sink.track(parts.background.resumeAll(), ErrorSource.background);
 }
 
-function readOpenThreadsAgain(parts: ClientParts, lifecycle: Lifecycle, engine: DeliveryEngine | undefined) {
+/**
+ * Back in view or online: each thread with a question open here (or an answer
+ * held for the others of its run) is read again, so an answer given on another
+ * device shows without the person acting, and a held answer it made moot settles.
+ */
+function readOpenThreads(parts: ClientParts, lifecycle: Lifecycle, engine: DeliveryEngine | undefined): void {
   if (!lifecycle.isReady || lifecycle.isDisposed) return;
   const { threads, runner, sink } = parts;
-  readOpenThreads({ threads, entries: parts.outbox.getState().entries, runner, engine, sink });
+  const entries = parts.outbox.getState().entries;
+  const threadsOf = (states: readonly string[]) =>
+    new Set(entries.filter((entry) => states.includes(entry.state)).map((entry) => entry.threadId));
+  const held = threadsOf([EntryState.held]);
+  // A thread whose answer is on the wire is read by its delivery.
+  const sending = threadsOf([EntryState.sending, EntryState.streaming]);
+  for (const threadId of threads.threadIds()) {
+    if (sending.has(threadId)) continue;
+    if (!held.has(threadId) && threads.get(threadId).pendingInterrupts.length === 0) continue;
+    const settled = runner.hydrate(threadId).then(() => engine?.settleClosed(threadId));
+    sink.track(settled, ErrorSource.thread);
+  }
 }
 
 /**
@@ -54,14 +70,14 @@ export function watchOnlineAndVisible(
         return;
       }
       connection.setState({ link: { name: "connected", serverKind: parts.kind.current() } });
-      readOpenThreadsAgain(parts, lifecycle, engine);
+      readOpenThreads(parts, lifecycle, engine);
       if (tabs.state.leader) retryNetworkWaits();
     }),
   );
   lifecycle.onDispose(
     deps.visible.subscribe((visible) => {
       if (!visible) return;
-      readOpenThreadsAgain(parts, lifecycle, engine);
+      readOpenThreads(parts, lifecycle, engine);
       if (!tabs.state.leader) return;
       retryNetworkWaits();
       rescanStorage(parts, lifecycle, engine);

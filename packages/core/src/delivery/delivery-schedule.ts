@@ -4,7 +4,6 @@ import { backoffDelay } from "../retry/backoff";
 import { attemptWait } from "./attempt-wait";
 import type { DeliveryDeps } from "./delivery-options";
 import type { EntryBook } from "./entry-book";
-import { KeyTimers } from "./key-timers";
 import { withStorageError } from "./storage-error";
 
 /** Whether this entry's own delivery has something to do now. */
@@ -30,7 +29,8 @@ export interface DeliveryScheduleInit {
  */
 export class DeliverySchedule {
   readonly #init: DeliveryScheduleInit;
-  readonly #timers: KeyTimers;
+  /** Per key, its one timer's handle (on the injected timers): setting one replaces the last. */
+  readonly #timers = new Map<string, unknown>();
   /** Keys whose wait a timer saw through (real time), whatever the wall clock says. */
   readonly #waited = new Set<string>();
   /** Per key, storage failures in a row (in memory: storage is what fails); a landed write clears it. */
@@ -43,7 +43,6 @@ export class DeliverySchedule {
 
   constructor(init: DeliveryScheduleInit) {
     this.#init = init;
-    this.#timers = new KeyTimers(init.deps.timers);
   }
 
   start(): void {
@@ -53,7 +52,7 @@ export class DeliverySchedule {
   /** Cancels every timer; runs under way end by their own abort. */
   stop(): void {
     this.#started = false;
-    this.#timers.cancelAll();
+    for (const key of [...this.#timers.keys()]) this.cancel(key);
   }
 
   /** Runs `key`'s delivery now if it is due, else sets its timer. */
@@ -65,7 +64,7 @@ export class DeliverySchedule {
     }
     const entry = this.#init.book.get(key);
     if (!entry || !sendsOnItsOwn(entry)) return;
-    this.#timers.cancel(key);
+    this.cancel(key);
     const wait = attemptWait(entry, this.#init.deps.now(), this.#waited.has(key));
     if (wait > 0) {
       // The timer only asks again: timers may fire a little early, and the
@@ -78,10 +77,13 @@ export class DeliverySchedule {
 
   /** Schedules `key` again in `ms`, replacing any timer it had; `stop` cancels it. */
   wakeAfter(key: string, ms: number): void {
-    this.#timers.set(key, ms, () => {
+    this.cancel(key);
+    const handle = this.#init.deps.timers.setTimeout(() => {
+      this.#timers.delete(key);
       this.#waited.add(key);
       this.schedule(key);
-    });
+    }, ms);
+    this.#timers.set(key, handle);
   }
 
   /** Whether `key` waits on a timer (a backoff, a send after this task). */
@@ -90,7 +92,9 @@ export class DeliverySchedule {
   }
 
   cancel(key: string): void {
-    this.#timers.cancel(key);
+    if (!this.#timers.has(key)) return;
+    this.#init.deps.timers.clearTimeout(this.#timers.get(key));
+    this.#timers.delete(key);
   }
 
   /** A write for `key` landed: storage works again for it. */
