@@ -7,6 +7,7 @@ import type { AgentHttp } from "../transport/agent-http";
 import { type BackgroundRunner, withoutBackgroundRuns } from "./background-plugin";
 import type { BackgroundApi, OutboxClientOptions } from "./client-types";
 import type { OutboxDeps } from "./deps";
+import type { Lifecycle } from "./lifecycle";
 
 /*
  * The client's side of background runs: the plugin built on the client's parts,
@@ -43,22 +44,22 @@ export function createBackgroundRunner(
 }
 
 /**
- * Background records are mirrored through storage: the tab that polls (or
- * starts) a run says so, and the other tabs read the runs again. Only the
+ * `client.background`: each call waits for the start; only the sending tab
+ * polls. Background records are mirrored through storage: the tab that polls
+ * (or starts) a run says so, and the other tabs read the runs again. Only the
  * sending tab announces: followers re-reading must not set each other off.
  */
-export function announceBackgroundChanges(background: BackgroundRunner, tabs: TabCoordinator): () => void {
-  return background.runs.subscribe(() => {
-    if (tabs.state.leader) tabs.broadcast({ type: "background-changed" });
-  });
-}
-
-/** `client.background`: each call waits for the start; only the sending tab polls. */
 export function backgroundApi(
   background: BackgroundRunner,
   tabs: TabCoordinator,
   start: () => Promise<void>,
+  lifecycle: Lifecycle,
 ): BackgroundApi {
+  lifecycle.onDispose(
+    background.runs.subscribe(() => {
+      if (tabs.state.leader) tabs.broadcast({ type: "background-changed" });
+    }),
+  );
   return {
     runs: background.runs,
     start: async (input) => {

@@ -5,9 +5,6 @@ import { DEFAULT_STALL_TIMEOUT_MS } from "../stream/watchdog";
 import type { ClientParts } from "./client-parts";
 import { ErrorSource } from "./error-sink";
 
-/** The bound of `maxReattachesWithoutProgress`, before a resend. */
-const MAX_REATTACHES_WITHOUT_PROGRESS = 2;
-
 /**
  * The client's delivery engine on its opened store: what it commits is
  * published to the outbox store and the other tabs, a 401/403 pauses the link,
@@ -37,6 +34,6 @@ export function createClientEngine(init: ClientParts, store: OutboxStore): Deliv
     stallTimeoutMs: options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
     maxEventBytes: options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES,
     retry: options.retry ?? {},
-    maxReattachesWithoutProgress: MAX_REATTACHES_WITHOUT_PROGRESS,
+    maxReattachesWithoutProgress: 2,
   });
 }

@@ -12,7 +12,7 @@ import { readonlyStore, ThreadRegistry } from "../thread/thread-registry";
 import { ThreadRunner } from "../thread/thread-runner";
 import { AgentHttp } from "../transport/agent-http";
 import { createAnswerPath } from "./answer-path";
-import { announceBackgroundChanges, backgroundApi, createBackgroundRunner } from "./background-api";
+import { backgroundApi, createBackgroundRunner } from "./background-api";
 import { clientCommands } from "./client-commands";
 import { createClientEngine } from "./client-engine";
 import type { ClientParts, StartedClient } from "./client-parts";
@@ -183,7 +183,6 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
   };
 
   const rescan = () => rescanStorage(parts, lifecycle, engine);
-  lifecycle.onDispose(announceBackgroundChanges(background, tabs));
 
   // Each await ends at a dispose: nothing is subscribed or asked after it.
   async function doStart(): Promise<void> {
@@ -278,7 +277,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     url: http.url,
     namespace,
     outbox: readonlyStore(outboxStore),
-    background: backgroundApi(background, tabs, start),
+    background: backgroundApi(background, tabs, start, lifecycle),
     connection: readonlyStore(connectionStore),
     start,
     thread: threadHandles(threads, runner, start),
