@@ -2,43 +2,17 @@ import { InvalidAnswerError } from "../answer/answer-check";
 import { loadAnswerValidator } from "../answer/answer-validator";
 import { buildResumeBody } from "../answer/build-resume-body";
 import { decisionOf, sameDecision } from "../answer/decision";
-import type { DeliveryEngine } from "../delivery/delivery-engine";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import { isFinalState, type OutboxEntry } from "../outbox/entry";
 import { questionOf } from "../outbox/entry-question";
-import type { OutboxStore } from "../outbox/outbox-store";
 import { createEntry, DEFAULT_RETENTION_MS, reduceEntry } from "../outbox/reducer";
 import { buildResumeResolution } from "../outcome/degraded-payload";
 import type { ServerKind } from "../outcome/delivery-signal";
 import type { RecordedDecision } from "../protocol/extensions";
 import type { TabMessage } from "../tabs/tab-message";
-import type { ThreadRegistry } from "../thread/thread-registry";
+import type { ClientParts } from "./client-parts";
 import type { AnswerInput } from "./client-types";
-import type { OutboxDeps } from "./deps";
 import { unshownQuestions } from "./unshown-questions";
-
-export interface AnswerPathOptions {
-  readonly namespace: string;
-  readonly deps: OutboxDeps;
-  readonly threads: ThreadRegistry;
-  readonly retentionMs: number | undefined;
-  readonly serverKind: () => ServerKind;
-  /** False while the server kind is unknown: the body is then built at the first send. */
-  readonly kindKnown: () => boolean;
-  /** The question's schema fits only the other kind's shape: read the kind again. */
-  readonly contradicted: (reason: string) => void;
-  /** Starts the client; resolves with the open store and the loaded delivery. */
-  readonly started: () => Promise<{ store: OutboxStore; engine: DeliveryEngine }>;
-  readonly broadcast: (message: TabMessage) => void;
-  /** This tab sends for the namespace. */
-  readonly isLeader: () => boolean;
-  /** Tells the leader about a committed answer; resolves once it heard, or nobody listens. */
-  readonly announce: (key: string, message: TabMessage) => Promise<unknown>;
-  /** Called with the key of every entry this tab wrote: the cards of this tab show these first. */
-  readonly onOwnEntry?: (key: string) => void;
-  /** Applies a change without announcing it (it is announced by its own message). */
-  readonly silently: (apply: () => void) => void;
-}
 
 const SCHEMA_FITS_OTHER_KIND = "the question's schema fits only the answers of another kind of server";
 
@@ -46,10 +20,10 @@ const SCHEMA_FITS_OTHER_KIND = "the question's schema fits only the answers of a
  * `answer()`: validate, write durably with a fresh key, resolve once committed.
  * Sending starts in a later task.
  */
-export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInput) => Promise<OutboxEntry> {
-  const { namespace, deps, threads } = options;
+export function createAnswerPath(parts: ClientParts): (input: AnswerInput) => Promise<OutboxEntry> {
+  const { namespace, deps, threads, kind, tabs } = parts;
   return async function answer(input: AnswerInput): Promise<OutboxEntry> {
-    const { store: opened, engine: running } = await options.started();
+    const { store: opened, engine: running } = await parts.started();
     const decision = decisionOf(input);
     const shown = threads.get(input.threadId).pendingInterrupts;
     // With the questions a server keeps open unshown: answerable, and in the next batch.
@@ -78,7 +52,7 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
     // Both shapes are built (building one may refuse the answer), but the other
     // kind's is checked only when the first does not fit: an answer that fits pays
     // for one validation, not two.
-    const inForce: ServerKind = options.serverKind() === "contract" ? "contract" : "degraded";
+    const inForce: ServerKind = kind.current() === "contract" ? "contract" : "degraded";
     const other: ServerKind = inForce === "contract" ? "degraded" : "contract";
     const shape = (serverKind: ServerKind) =>
       buildResumeResolution(decision, { serverKind, responseSchema: interrupt.responseSchema });
@@ -94,9 +68,9 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
     if (first !== undefined && !first.valid) {
       const second = check(otherShape);
       if (second !== undefined && !second.valid) throw new InvalidAnswerError(first.violations);
-      if (options.kindKnown()) options.contradicted(SCHEMA_FITS_OTHER_KIND);
+      if (kind.known()) kind.contradicted(SCHEMA_FITS_OTHER_KIND);
     }
-    const kindKnown = options.kindKnown();
+    const kindKnown = kind.known();
     // A run that asked several questions is answered in one resume: this answer
     // is held until the last of them is answered.
     const siblings = pending.map((candidate) => candidate.id).sort();
@@ -122,7 +96,7 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
             }),
       decision,
       now,
-      retentionMs: options.retentionMs ?? DEFAULT_RETENTION_MS,
+      retentionMs: parts.options.retentionMs ?? DEFAULT_RETENTION_MS,
       ...(batch ? { batch } : {}),
     });
     const entry: OutboxEntry = {
@@ -138,15 +112,15 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
       // the durable `sending` write) wait for the next task, off the path of the
       // caller awaiting the commit.
       const inserted = result.entry;
-      options.onOwnEntry?.(inserted.key);
+      parts.ownKeys.add(inserted.key);
       const added: TabMessage = { type: "entry-added", key: inserted.key, entry: inserted };
-      options.silently(() => running.adopt(inserted, { sendAfterThisTask: true }));
-      if (options.isLeader()) {
-        deps.timers.setTimeout(() => options.broadcast(added), 0);
+      parts.tabSync.silently(() => running.adopt(inserted, { sendAfterThisTask: true }));
+      if (tabs.state.leader) {
+        deps.timers.setTimeout(() => tabs.broadcast(added), 0);
       } else {
         // A follower resolves only once the leader was told (or none listens): a
         // tab closed right after answering leaves nothing unsent behind.
-        await options.announce(inserted.key, added);
+        await tabs.announce(inserted.key, added);
       }
       // The last answer of a run's questions seals them all into one request.
       return inserted.batch ? running.sealBatch(inserted) : inserted;
@@ -168,7 +142,7 @@ export function createAnswerPath(options: AnswerPathOptions): (input: AnswerInpu
         recordedDecisions: [recordedDecisionOf(existing)],
       },
     });
-    options.onOwnEntry?.(elsewhere.key);
+    parts.ownKeys.add(elsewhere.key);
     await opened.put(elsewhere);
     running.adopt(elsewhere);
     return elsewhere;

@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { DeliveryEngine } from "../delivery/delivery-engine";
+import type { DeliveryEngine } from "../delivery/delivery-engine";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { OutboxStore } from "../outbox/outbox-store";
 import { parseRetryAfter } from "../retry/retry-after";
@@ -12,7 +12,10 @@ import { readonlyStore, ThreadRegistry } from "../thread/thread-registry";
 import { ThreadRunner } from "../thread/thread-runner";
 import { AgentHttp } from "../transport/agent-http";
 import { createAnswerPath } from "./answer-path";
-import { withoutBackgroundRuns } from "./background-plugin";
+import { backgroundApi, createBackgroundRunner } from "./background-api";
+import { clientCommands } from "./client-commands";
+import { createClientEngine } from "./client-engine";
+import type { ClientParts, StartedClient } from "./client-parts";
 import type { OutboxClient, OutboxClientOptions } from "./client-types";
 import { defaultDeps, type OutboxDeps } from "./deps";
 import { createErrorSink, ErrorSource } from "./error-sink";
@@ -25,13 +28,11 @@ import {
   initialOutboxState,
   type OutboxState,
 } from "./outbox-state";
-import { readOpenThreads } from "./read-open-threads";
-import { resendAsMessage } from "./resend-as-message";
 import { ServerKindMachine, waitsOnNetwork } from "./server-kind";
-import { signOut } from "./sign-out";
 import { readStorageAtStart } from "./start-read";
 import { TabSync } from "./tab-sync";
 import { threadHandles } from "./thread-handles";
+import { rescanStorage, watchOnlineAndVisible } from "./wake-ups";
 
 export { sameDecision } from "../answer/decision";
 export type {
@@ -50,7 +51,8 @@ export type {
  *   leadership.ts    granted ─▶ re-read ─▶ activate delivery; lost ─▶ deactivate
  *   tab-sync.ts      what this tab announces, what it applies from the others
  *   answer-path.ts   answer(): validate ─▶ durable entry ─▶ send after this task
- *   sign-out.ts      clear(): stop writers ─▶ let writes land ─▶ wipe ─▶ start empty
+ *   client-commands  retryNow, discard, resendAsMessage, resumeAfterAuth, clear (sign-out.ts)
+ *   wake-ups.ts      online, visible, a rescan: nothing waits for a reload
  *   error-sink.ts    where every failure nobody awaits goes
  *   ../delivery/     deliveryStep(entry, signal) decides; the engine performs
  *
@@ -61,21 +63,12 @@ export type {
  *   capabilities GET ─────────────────────────┐                │
  *   lock granted ─▶ leadership: await ready ─▶ (kind known) ─▶ activate: send
  *
- * The sending tab reads the kind and the entries in one readwrite transaction
- * that also writes its first recovered resend's `sending` (with a kind cached:
- * nothing is sent before the kind is known), and activation hands that resend
- * to fetch with no write of its own: one durable flush before the request.
- *
+ * The sending tab's first read also writes its first resend (start-read.ts).
  * The channel is open before storage is read, so whatever another tab commits
  * after that read reaches this tab as a message: a tab that holds the lock by
- * the time the first read is done need not read storage again.
- * With a server kind cached by an earlier start, recovered entries go out
- * first and capabilities refresh after the sending tab has handed them to the
- * engine (the refresh's metadata write never competes with the resend's strict
- * write): their bodies were fixed when they were answered,
- * for the kind known then, and every outcome is classified with the kind in
- * force when it arrives (the refreshed one, once the refresh has answered).
- * Without a cached kind, sending waits for the first capabilities answer.
+ * the time the first read is done need not read storage again. Recovered
+ * answers go with the bodies fixed when they were answered, for the kind known
+ * then; every outcome is classified with the kind in force when it arrives.
  */
 const SERVER_CHANGED = "The server changed; checking what it supports.";
 
@@ -122,36 +115,24 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     },
     waiting: () => isLeader() && outboxStore.getState().entries.some(waitsOnNetwork),
   });
-  const serverKind = () => kind.current();
-  const stallTimeoutMs = options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS;
-  const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
   const runner = new ThreadRunner({
     http,
     threads,
     deps,
-    serverKind,
-    stallTimeoutMs,
-    maxEventBytes,
+    serverKind: () => kind.current(),
+    stallTimeoutMs: options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
+    maxEventBytes: options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES,
     maxReattaches: 5,
     // A server that changed under the page (a deploy, a mode switch) is detected again.
     onCursorsSeen: (seen) => {
       if (kind.known() && seen !== (kind.current() === "contract")) kind.contradicted(SERVER_CHANGED);
     },
   });
-  const background = (options.backgroundRuns ?? withoutBackgroundRuns)({
-    namespace,
-    url,
-    deps,
-    store: () => {
-      if (!store) throw new OutboxError(ErrorKind.storageUnavailable, "Storage is not open yet.");
-      return store;
-    },
-    threads,
-    http,
-    retry: options.retry ?? {},
-    hydrate: (threadId) => runner.hydrate(threadId),
-    ...(options.headers ? { headers: options.headers } : {}),
-  });
+  const background = createBackgroundRunner(
+    options,
+    { namespace, url, deps, threads, http, runner },
+    () => store,
+  );
   const isLeader = () => tabs.state.leader;
   const tabSync = new TabSync({
     lifecycle,
@@ -183,31 +164,25 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     onMessage: (message) => tabSync.onMessage(message),
     onRescan: () => rescan(),
   });
-  /** Keys of the entries this tab wrote: with two answers to one interrupt, its cards show its own. */
-  const ownKeys = new Set<string>();
-
-  /**
-   * The leader reads storage again (a tab said hello, the page became visible,
-   * the slow tick, the database reopened): nothing stored waits for a reload.
-   */
-  function rescan(): void {
-    if (!lifecycle.isReady || lifecycle.isDisposed || !isLeader()) return;
-    if (engine) sink.track(engine.rescan(), ErrorSource.storage);
-    sink.track(background.resumeAll(), ErrorSource.background);
-  }
-  const readOpenThreadsAgain = () => {
-    if (lifecycle.isReady && !lifecycle.isDisposed)
-      readOpenThreads({ threads, entries: outboxStore.getState().entries, runner, engine, sink });
+  const parts: ClientParts = {
+    namespace,
+    options,
+    deps,
+    http,
+    threads,
+    runner,
+    kind,
+    outbox: outboxStore,
+    connection: connectionStore,
+    sink,
+    background,
+    tabs,
+    tabSync,
+    ownKeys: new Set<string>(),
+    started,
   };
-  const setLink = (link: ConnectionState["link"]) => connectionStore.setState({ link });
-  // Background records are mirrored through storage: the tab that polls (or starts)
-  // a run says so, and the other tabs read the runs again.
-  // Only the sending tab announces: followers re-reading must not set each other off.
-  lifecycle.onDispose(
-    background.runs.subscribe(() => {
-      if (isLeader()) tabs.broadcast({ type: "background-changed" });
-    }),
-  );
+
+  const rescan = () => rescanStorage(parts, lifecycle, engine);
 
   // Each await ends at a dispose: nothing is subscribed or asked after it.
   async function doStart(): Promise<void> {
@@ -228,31 +203,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     const first = kindWasCached ? undefined : kind.refresh();
     if (first) await lifecycle.until(first);
     const refreshed = first ?? leadership.settled().then(() => kind.refresh());
-    lifecycle.onDispose(
-      deps.online.subscribe((online) => {
-        connectionStore.setState({ online });
-        if (online) {
-          setLink({ name: "connected", serverKind: serverKind() });
-          readOpenThreadsAgain();
-          if (isLeader()) {
-            leadership.retryNow();
-            engine?.retryNetworkWaitsNow();
-          }
-        } else {
-          setLink({ name: "offline" });
-        }
-      }),
-    );
-    lifecycle.onDispose(
-      deps.visible.subscribe((visible) => {
-        if (visible) readOpenThreadsAgain();
-        if (visible && isLeader()) {
-          leadership.retryNow();
-          engine?.retryNetworkWaitsNow();
-          rescan();
-        }
-      }),
-    );
+    watchOnlineAndVisible(parts, lifecycle, leadership, engine);
     lifecycle.onDispose(outboxStore.subscribe(() => kind.watch()));
     // `start()` resolves with the server kind current, as it always has.
     await lifecycle.until(refreshed);
@@ -274,7 +225,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     if (options.requestPersistence !== false && outboxStore.getState().durable) {
       sink.track(requestPersistentStorage(deps.storageManager()), ErrorSource.storage);
     }
-    const running = createEngine(opened.store);
+    const running = createClientEngine(parts, opened.store);
     engine = running;
     const [cached] = await Promise.all([
       readStorageAtStart({ namespace, store: opened.store, engine: running, kind, now: deps.now, isLeader }),
@@ -310,138 +261,28 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     });
   }
 
-  function createEngine(opened: OutboxStore): DeliveryEngine {
-    return new DeliveryEngine({
-      namespace,
-      store: opened,
-      http,
-      threads,
-      deps,
-      serverKind,
-      kindKnown: () => kind.known(),
-      onKindContradicted: (reason) => kind.contradicted(reason),
-      hydrate: (threadId) => runner.hydrate(threadId),
-      publish: (entries, key, entry) => {
-        outboxStore.setState({ entries });
-        tabSync.published(entries, key, entry);
-      },
-      onPaused: (entry) => {
-        setLink({ name: "paused", reason: "unauthorized" });
-        options.onAuthRequired?.(entry);
-      },
-      onError: (error) => sink.report(error, ErrorSource.delivery),
-      stallTimeoutMs,
-      maxEventBytes,
-      retry: options.retry ?? {},
-      maxReattachesWithoutProgress: 2,
-    });
-  }
-
   function start(): Promise<void> {
     if (lifecycle.signal.aborted) return Promise.reject(lifecycle.signal.reason);
     starting ??= doStart();
     return starting;
   }
 
-  async function started(): Promise<{ store: OutboxStore; engine: DeliveryEngine }> {
+  async function started(): Promise<StartedClient> {
     await start();
     if (!store || !engine) throw new OutboxError(ErrorKind.disposed, "The client was disposed.");
     return { store, engine };
   }
 
-  const answer = createAnswerPath({
-    namespace,
-    deps,
-    threads,
-    retentionMs: options.retentionMs,
-    serverKind,
-    kindKnown: () => kind.known(),
-    contradicted: (reason) => kind.contradicted(reason),
-    started,
-    broadcast: (message) => tabs.broadcast(message),
-    isLeader,
-    announce: (key, message) => tabs.announce(key, message),
-    onOwnEntry: (key) => ownKeys.add(key),
-    silently: (apply) => tabSync.silently(apply),
-  });
-
-  const thread = threadHandles(threads, runner, start);
-
   return {
     url: http.url,
     namespace,
     outbox: readonlyStore(outboxStore),
-    background: {
-      runs: background.runs,
-      start: async (input) => {
-        await start();
-        const record = await background.start(input);
-        // Only the sending tab polls; a follower hands the run over through storage.
-        if (!isLeader()) tabs.broadcast({ type: "request", request: { kind: "resume-background" } });
-        return record;
-      },
-      retryNow: async (runId) => {
-        await start();
-        await background.retryNow(runId);
-      },
-      discard: async (runId) => {
-        await start();
-        await background.discard(runId);
-      },
-    },
+    background: backgroundApi(background, tabs, start, lifecycle),
     connection: readonlyStore(connectionStore),
     start,
-    thread,
-    answer,
-    entryFor(threadId, interruptId, entries = outboxStore.getState().entries) {
-      const matching = entries.filter(
-        (entry) => entry.threadId === threadId && entry.interruptId === interruptId,
-      );
-      // Each tab shows its own truth: the answer given here (applied with its own
-      // decision, or answered elsewhere with the recorded one), else the newest.
-      return matching.findLast((entry) => ownKeys.has(entry.key)) ?? matching.at(-1);
-    },
-    async retryNow(key) {
-      const { engine: running } = await started();
-      if (isLeader()) await running.retryNow(key);
-      else tabs.broadcast({ type: "request", request: { kind: "retry-now", key } });
-    },
-    async discard(key) {
-      const { store: opened, engine: running } = await started();
-      await opened.delete(key);
-      running.forget(key);
-    },
-    async resendAsMessage(key, text) {
-      const { store: opened, engine: running } = await started();
-      return resendAsMessage(
-        {
-          store: opened,
-          engine: running,
-          now: () => deps.now(),
-          send: (threadId, message) => runner.send(threadId, message),
-        },
-        key,
-        text,
-      );
-    },
-    async resumeAfterAuth() {
-      const { engine: running } = await started();
-      setLink({ name: "connected", serverKind: serverKind() });
-      if (isLeader()) {
-        await running.resumeAfterAuth();
-        await background.resumeAfterAuth();
-      } else {
-        tabs.broadcast({ type: "request", request: { kind: "resume-after-auth" } });
-      }
-    },
-    async clear(target = namespace) {
-      const { store: opened, engine: running } = await started();
-      if (target !== namespace) {
-        await opened.clear(target);
-        return;
-      }
-      await signOut({ namespace, store: opened, engine: running, background, threads, ownKeys, isLeader });
-    },
+    thread: threadHandles(threads, runner, start),
+    answer: createAnswerPath(parts),
+    ...clientCommands(parts),
     dispose() {
       // Aborts the lifetime: listeners go, capabilities stop, an owned store closes, a start ends.
       lifecycle.dispatch({ type: "dispose" });

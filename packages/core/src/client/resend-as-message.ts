@@ -1,14 +1,5 @@
-import type { DeliveryEngine } from "../delivery/delivery-engine";
 import { EntryState } from "../outbox/entry";
-import type { OutboxStore } from "../outbox/outbox-store";
-
-export interface ResendAsMessageOptions {
-  readonly store: OutboxStore;
-  readonly engine: DeliveryEngine;
-  readonly now: () => number;
-  /** Posts `text` to the thread as a user message. */
-  readonly send: (threadId: string, text: string) => Promise<void>;
-}
+import type { ClientParts, StartedClient } from "./client-parts";
 
 /**
  * A lost answer posted to the agent as a chat message, on the person's word.
@@ -18,11 +9,11 @@ export interface ResendAsMessageOptions {
  * posted it; false when the entry is not lost or is marked already.
  */
 export async function resendAsMessage(
-  options: ResendAsMessageOptions,
+  parts: ClientParts,
+  { store, engine }: StartedClient,
   key: string,
   text: string,
 ): Promise<boolean> {
-  const { store, engine } = options;
   // Twice at most: a first refusal may be another change than a mark.
   for (let tries = 0; tries < 2; tries += 1) {
     const stored = await store.get(key);
@@ -30,13 +21,14 @@ export async function resendAsMessage(
       if (stored) engine.adopt(stored);
       return false;
     }
-    const at = options.now();
+    const at = parts.deps.now();
     const result = await store.commit({ ...stored, resentAt: at, updatedAt: at });
     const current = result.committed ? result.entry : result.current;
     // Published here and announced to the other tabs, which take it by revision.
     if (current) engine.adopt(current);
     if (!result.committed) continue;
-    await options.send(stored.threadId, text);
+    // Posted to the thread as a user message.
+    await parts.runner.send(stored.threadId, text);
     return true;
   }
   return false;

@@ -1,18 +1,4 @@
-import type { DeliveryEngine } from "../delivery/delivery-engine";
-import type { OutboxStore } from "../outbox/outbox-store";
-import type { ThreadRegistry } from "../thread/thread-registry";
-import type { BackgroundRunner } from "./background-plugin";
-
-export interface SignOutParts {
-  readonly namespace: string;
-  readonly store: OutboxStore;
-  readonly engine: DeliveryEngine;
-  readonly background: BackgroundRunner;
-  readonly threads: ThreadRegistry;
-  /** The keys of the answers this tab gave, forgotten with them. */
-  readonly ownKeys: Set<string>;
-  readonly isLeader: () => boolean;
-}
+import type { ClientParts, StartedClient } from "./client-parts";
 
 /**
  * `clear(namespace)`: a sign-out that stays signed out. Everything that could
@@ -20,8 +6,8 @@ export interface SignOutParts {
  * wiped. A write that still comes later (another tab's) is refused by
  * compare-and-set: the entry is gone. The sending tab then starts again, empty.
  */
-export async function signOut(parts: SignOutParts): Promise<void> {
-  const { store, engine, background } = parts;
+export async function signOut(parts: ClientParts, { store, engine }: StartedClient): Promise<void> {
+  const { background } = parts;
   engine.deactivate();
   background.deactivate();
   await Promise.all([engine.drain(), background.drain()]);
@@ -30,7 +16,7 @@ export async function signOut(parts: SignOutParts): Promise<void> {
   await engine.load();
   parts.threads.clear();
   await background.reset();
-  if (parts.isLeader()) {
+  if (parts.tabs.state.leader) {
     await engine.activate();
     background.activate();
   }

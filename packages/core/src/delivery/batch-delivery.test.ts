@@ -2,12 +2,12 @@ import { expect, test } from "vitest";
 import { makeTestEntry } from "../../test/support/store-contract";
 import { EntryState, type OutboxEntry } from "../outbox/entry";
 import { MemoryStore } from "../outbox/memory-store";
+import type { ThreadRegistry } from "../thread/thread-registry";
 import { BatchDelivery } from "./batch-delivery";
-import type { DeliveryTransport } from "./delivery-transport";
 import { EntryBook } from "./entry-book";
 
 // Sealing reads and writes the entries only; the transport is used for verdicts.
-const NO_TRANSPORT = {} as DeliveryTransport;
+const NO_THREADS = {} as ThreadRegistry;
 const BATCH = { interruptIds: ["interrupt-a", "interrupt-b"] };
 
 async function twoHeldAnswers(store: MemoryStore): Promise<[OutboxEntry, OutboxEntry]> {
@@ -26,7 +26,7 @@ async function twoHeldAnswers(store: MemoryStore): Promise<[OutboxEntry, OutboxE
 async function tabOver(store: MemoryStore) {
   const book = new EntryBook({ namespace: "alice", store, publish: () => {} });
   await book.load();
-  return { book, batches: new BatchDelivery(book, NO_TRANSPORT) };
+  return { book, batches: new BatchDelivery(book, NO_THREADS) };
 }
 
 /** Exactly one answer sends (no `sendsWith`), and every other one follows it. */

@@ -3,10 +3,11 @@ import type { EntryAction } from "../outbox/reducer";
 import { outcomeContext } from "../outcome/context";
 import type { DeliverySignal, ServerKind } from "../outcome/delivery-signal";
 import type { Verdict } from "../outcome/verdict";
+import type { ThreadRegistry } from "../thread/thread-registry";
 import { buildBodyFor } from "./batch-body";
 import { verdictOf } from "./delivery-step";
-import type { DeliveryTransport } from "./delivery-transport";
 import type { EntryBook } from "./entry-book";
+import { hydratedSignal, withToolEvidence } from "./thread-evidence";
 
 /**
  * The answer that sends for a batch: the last answered (latest `createdAt`, then
@@ -33,13 +34,13 @@ const SETTLING: ReadonlySet<string> = new Set(["applied", "elsewhere", "lost", "
  */
 export class BatchDelivery {
   readonly #book: EntryBook;
-  readonly #transport: DeliveryTransport;
+  readonly #threads: ThreadRegistry;
   /** Per batch (thread and questions), the last seal queued: seals of one batch run one after another. */
   readonly #sealing = new Map<string, Promise<void>>();
 
-  constructor(book: EntryBook, transport: DeliveryTransport) {
+  constructor(book: EntryBook, threads: ThreadRegistry) {
     this.#book = book;
-    this.#transport = transport;
+    this.#threads = threads;
   }
 
   /**
@@ -147,9 +148,9 @@ export class BatchDelivery {
       // server without the contract (whose evidence is the streamed thread).
       const seen =
         signal?.type === "hydrated"
-          ? this.#transport.hydratedSignal(follower)
+          ? hydratedSignal(this.#threads, follower, serverKind)
           : signal?.type === "run-finished" && serverKind === "degraded"
-            ? this.#transport.withToolEvidence(follower, signal)
+            ? withToolEvidence(this.#threads, this.#book, follower, signal)
             : signal;
       const own = seen && verdictOf(follower, seen, serverKind, cutOff ? { cutOffInBatch: true } : {});
       verdicts.push([follower.key, own && SETTLING.has(own.kind) ? own : verdict]);

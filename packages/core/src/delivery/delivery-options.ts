@@ -5,6 +5,7 @@ import type { PlanRetryOptions } from "../retry/plan-retry";
 import type { Timers } from "../stream/timers";
 import type { ThreadRegistry } from "../thread/thread-registry";
 import type { AgentHttp } from "../transport/agent-http";
+import type { EntryBook } from "./entry-book";
 
 /**
  * The side effects a delivery uses: the part of the client's `OutboxDeps` it is
@@ -46,4 +47,14 @@ export interface DeliveryEngineOptions {
   readonly maxReattachesWithoutProgress: number;
   /** How long settled entries are kept (see `retention.ts`). @default FINAL_ENTRY_RETENTION_MS */
   readonly finalRetentionMs?: number;
+}
+
+/** What the sending half works with: the engine's options and entries, and its activation. */
+export interface DeliveryContext {
+  readonly options: DeliveryEngineOptions;
+  readonly book: EntryBook;
+  /** False once delivery stopped: progress is no longer written. */
+  readonly active: () => boolean;
+  /** Aborted when delivery stops. */
+  readonly abortSignal: () => AbortSignal;
 }

@@ -7,32 +7,38 @@ import { backoffDelay } from "../retry/backoff";
 import { abortableSleep } from "./abortable-sleep";
 import { buildBodyFor, refusedBySchema } from "./batch-body";
 import type { BatchDelivery } from "./batch-delivery";
-import type { DeliveryEngineOptions } from "./delivery-options";
+import type { DeliveryContext } from "./delivery-options";
 import { type DeliveryStep, type DeliveryStepContext, deliveryStep, verdictOf } from "./delivery-step";
 import type { DeliveryTransport } from "./delivery-transport";
-import type { EntryBook } from "./entry-book";
 import { readUntilDecided } from "./read-until-decided";
+import { hydratedSignal } from "./thread-evidence";
 
 /** What one delivery needs from the engine that schedules it. */
-export interface DeliveryRunContext {
-  readonly options: DeliveryEngineOptions;
-  readonly book: EntryBook;
+export interface DeliveryRunContext extends DeliveryContext {
   readonly transport: DeliveryTransport;
   readonly batches: BatchDelivery;
-  readonly active: () => boolean;
-  readonly abortSignal: () => AbortSignal;
-  readonly serverRetryMs: () => number | undefined;
   readonly schedule: (key: string) => void;
-  readonly sends: (entry: OutboxEntry) => boolean;
-  readonly waitBeforeAttempt: (entry: OutboxEntry) => number;
-  /** The entry was never sent and the server kind is unknown: it goes once the kind is known. */
-  readonly waitForKind: (key: string) => void;
 }
 
-/**
- * One entry's delivery, from its current state to a verdict or a wait: each
- * signal goes through the pure `deliveryStep`, and its decision is performed
- * here (a request, a durable write, a timer).
+/*
+ * One entry's delivery, from its current state to a verdict:
+ *
+ *   queued / retry_wait (due) ──send──▶ POST /agent (same key, runId, body)
+ *        ▲                               │
+ *        │ wait(at): retry_wait,         ├─ HTTP error ─────────────▶ signal
+ *        │  timer (backoff, Retry-After) └─ 200 event stream ──▶ pump ─▶ signal
+ *        │                                      RUN_STARTED + ack ─▶ claim-acked (cursor persisted)
+ *   deliveryStep(entry, signal) ◀───────────────┘
+ *     ├─ settle ─▶ applied / elsewhere / lost / needs_user / paused, persisted
+ *     ├─ wait(at) ─▶ retry_wait with nextAttemptAt, timer
+ *     ├─ reattach ─▶ GET /runs/{runId}/events, Last-Event-ID ─▶ pump ─▶ signal
+ *     ├─ status ─▶ GET /runs/{runId}: terminal ─▶ its signal; gone ─▶ hydrate
+ *     └─ hydrate ─▶ POST hydration ─▶ tool result seen? ─▶ signal
+ *
+ * The decisions are data (`deliveryStep` is pure); this class performs them (a
+ * request, a durable write, a timer). Every transition is one reducer step and
+ * one durable write, never inside a fetch: the store is written, then the
+ * network is used.
  */
 export class DeliveryRun {
   readonly #c: DeliveryRunContext;
@@ -42,25 +48,24 @@ export class DeliveryRun {
   }
 
   /**
-   * `recovering`: the entry was in flight when the last page died. `started`:
-   * its attempt is already written (by the start's one transaction), so the
-   * POST goes without a write of its own.
+   * `started`: its attempt is already written (by the start's one transaction),
+   * so the POST goes without a write of its own. An entry in flight otherwise was
+   * cut off (the page that sent it died, or a stop): its first write records its
+   * recovery, as after a reload. Called by the schedule, for an entry that
+   * sends on its own and is due now.
    */
-  async deliver(key: string, recovering: boolean, started = false): Promise<void> {
+  async deliver(key: string, started = false): Promise<void> {
     const initial = this.#c.book.get(key);
-    if (!initial || !this.#c.sends(initial)) return;
+    if (!initial) return;
     if (started && initial.state === EntryState.sending) {
       await this.#follow(key, await this.#c.transport.post(key));
       return;
     }
+    const recovering = initial.state === EntryState.sending || initial.state === EntryState.streaming;
     if (initial.everSent && this.#c.options.deps.now() >= initial.expiresAt) {
       if (recovering)
         await this.#c.book.commit(key, { type: "recovered-on-start", at: this.#c.options.deps.now() });
       await this.#reconcile(key);
-      return;
-    }
-    if (this.#c.waitBeforeAttempt(initial) > 0) {
-      this.#c.schedule(key);
       return;
     }
     const now = this.#c.options.deps.now();
@@ -73,10 +78,8 @@ export class DeliveryRun {
       // the attempt may start now.
       await this.#c.book.commit(key, { type: "retry-now", at: now });
     }
-    if (!initial.everSent && !this.#c.options.kindKnown()) {
-      this.#c.waitForKind(key);
-      return;
-    }
+    // Never sent: it waits for the server kind (the engine's `kindChanged` sends it).
+    if (!initial.everSent && !this.#c.options.kindKnown()) return;
     let body: string | undefined;
     if (initial.body === "") {
       // Shaped now, for the kind known now, and fixed from this first send on.
@@ -119,7 +122,7 @@ export class DeliveryRun {
       now: this.#c.options.deps.now(),
       retry: this.#c.options.retry,
       jitter: this.#c.options.deps.random(),
-      serverRetryMs: this.#c.serverRetryMs(),
+      serverRetryMs: this.#c.transport.serverRetryMs,
       maxReattachesWithoutProgress: this.#c.options.maxReattachesWithoutProgress,
     };
   }
@@ -229,7 +232,7 @@ export class DeliveryRun {
   async settleClosed(threadId: string): Promise<void> {
     for (const entry of [...this.#c.book.values()]) {
       if (entry.threadId !== threadId || entry.state !== EntryState.held) continue;
-      const signal = this.#c.transport.hydratedSignal(entry);
+      const signal = hydratedSignal(this.#c.options.threads, entry, this.#c.options.serverKind());
       const verdict = verdictOf(entry, signal, this.#c.options.serverKind());
       if (verdict.kind === "elsewhere") await this.#settleOne(entry.key, verdict);
     }

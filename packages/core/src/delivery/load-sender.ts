@@ -1,6 +1,6 @@
 import { ErrorKind, isOutboxError, OutboxError } from "../errors/outbox-error";
 
-/** What sender.ts exports: the classes that send, built by the engine once loaded. */
+/** What sender.ts exports: the factory of the parts that send, called by the engine once loaded. */
 export type SenderModule = typeof import("./sender");
 
 /**

@@ -4,17 +4,13 @@ import type { DeliverySignal } from "../outcome/delivery-signal";
 import { backoffDelay } from "../retry/backoff";
 import { DEFAULT_RETRY_MAX_ATTEMPTS } from "../retry/retry-budget";
 import { abortableSleep } from "./abortable-sleep";
-import type { DeliveryEngineOptions } from "./delivery-options";
+import type { DeliveryContext } from "./delivery-options";
 import type { DeliveryTransport } from "./delivery-transport";
-import type { EntryBook } from "./entry-book";
+import { hydratedSignal } from "./thread-evidence";
 
 /** What the reads need from the delivery that runs them. */
-export interface ReadContext {
-  readonly options: Pick<DeliveryEngineOptions, "retry" | "deps">;
-  readonly book: EntryBook;
+export interface ReadContext extends DeliveryContext {
   readonly transport: DeliveryTransport;
-  readonly active: () => boolean;
-  readonly abortSignal: () => AbortSignal;
 }
 
 /**
@@ -65,6 +61,7 @@ export async function readUntilDecided(
         message: `Could not read ${what} (${failures} time(s) in a row): ${read.error.message}`,
       },
     });
-    if (!read.transient || failures >= budget) return c.transport.hydratedSignal(after);
+    if (!read.transient || failures >= budget)
+      return hydratedSignal(c.options.threads, after, c.options.serverKind());
   }
 }

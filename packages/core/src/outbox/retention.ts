@@ -17,3 +17,18 @@ const PRUNABLE: ReadonlySet<EntryState> = new Set(SETTLED_STATES);
 export function isPrunable(entry: OutboxEntry, now: number, windowMs = FINAL_ENTRY_RETENTION_MS): boolean {
   return PRUNABLE.has(entry.state) && entry.updatedAt + windowMs <= now;
 }
+
+/**
+ * Retention: deletes (through `remove`) the entries settled longer ago than the
+ * window. Never one without a verdict; `lost` and `needs_user` wait for `discard`.
+ */
+export async function pruneSettled(
+  entries: readonly OutboxEntry[],
+  now: number,
+  windowMs: number | undefined,
+  remove: (key: string) => Promise<void>,
+): Promise<void> {
+  for (const entry of entries) {
+    if (isPrunable(entry, now, windowMs)) await remove(entry.key);
+  }
+}

@@ -1,0 +1,56 @@
+import type { ClientParts } from "./client-parts";
+import type { OutboxClient } from "./client-types";
+import { resendAsMessage } from "./resend-as-message";
+import { signOut } from "./sign-out";
+
+type ClientCommands = Pick<
+  OutboxClient,
+  "entryFor" | "retryNow" | "discard" | "resendAsMessage" | "resumeAfterAuth" | "clear"
+>;
+
+/**
+ * What the app asks of the client about its answers. Each waits for the start;
+ * the sending tab acts, another tab asks it to (the request travels by channel).
+ */
+export function clientCommands(init: ClientParts): ClientCommands {
+  const { namespace, tabs, started } = init;
+  const isLeader = () => tabs.state.leader;
+  return {
+    entryFor(threadId, interruptId, entries = init.outbox.getState().entries) {
+      const matching = entries.filter(
+        (entry) => entry.threadId === threadId && entry.interruptId === interruptId,
+      );
+      // Each tab shows its own truth: the answer given here (applied with its own
+      // decision, or answered elsewhere with the recorded one), else the newest.
+      return matching.findLast((entry) => init.ownKeys.has(entry.key)) ?? matching.at(-1);
+    },
+    async retryNow(key) {
+      const { engine } = await started();
+      if (isLeader()) await engine.retryNow(key);
+      else tabs.broadcast({ type: "request", request: { kind: "retry-now", key } });
+    },
+    async discard(key) {
+      const { store, engine } = await started();
+      await store.delete(key);
+      engine.forget(key);
+    },
+    async resendAsMessage(key, text) {
+      return resendAsMessage(init, await started(), key, text);
+    },
+    async resumeAfterAuth() {
+      const { engine } = await started();
+      init.connection.setState({ link: { name: "connected", serverKind: init.kind.current() } });
+      if (isLeader()) {
+        await engine.resumeAfterAuth();
+        await init.background.resumeAfterAuth();
+      } else {
+        tabs.broadcast({ type: "request", request: { kind: "resume-after-auth" } });
+      }
+    },
+    async clear(target = namespace) {
+      const opened = await started();
+      if (target === namespace) await signOut(init, opened);
+      else await opened.store.clear(target);
+    },
+  };
+}
