@@ -23,6 +23,7 @@ const BENCHES: readonly Bench[] = [
   { file: "enqueue-durable.ts" },
   { file: "stream-throughput.ts" },
   { file: "recovery-reload.ts" },
+  { file: "start-stored.ts" },
   { file: "drain.ts" },
   { file: "reattach.ts" },
   // Benchmark 6 (size) lives in its own file; it runs here when present.

@@ -5,6 +5,7 @@ import { createOutboxClient } from "../../packages/core/src/client/create-outbox
 import type { FetchLike } from "../../packages/core/src/client/deps.ts";
 import type { OutboxEntry } from "../../packages/core/src/outbox/entry.ts";
 import { IdbStore } from "../../packages/core/src/outbox/idb-store.ts";
+import { seedEntries } from "./seed-entries.ts";
 
 export interface EnqueueRun {
   /** `answer()` until it resolved, i.e. until its IndexedDB transaction completed. */
@@ -17,6 +18,8 @@ export interface EnqueueRun {
   readonly storeOnly: number[];
   /** JSON length of the stored records, for the figure's header. */
   readonly recordBytes: number;
+  /** Entries each database held before the first sample (applied answers). */
+  readonly stored: number;
 }
 
 export interface EnqueueRequest {
@@ -28,6 +31,8 @@ export interface EnqueueRequest {
   readonly gapMs: number;
   /** Size the stored record is padded to (the edited arguments carry the padding). */
   readonly recordBytes: number;
+  /** Applied entries written into every database (the client's and the baselines') before timing. */
+  readonly stored: number;
 }
 
 type Slot = "ours" | "raw" | "rawRelaxed" | "storeOnly";
@@ -66,6 +71,11 @@ async function deleteDatabase(name: string): Promise<void> {
 async function oneRun(request: EnqueueRequest, run: number): Promise<EnqueueRun> {
   const names = [`bench-enqueue-${run}`, `bench-enqueue-raw-${run}`, `bench-enqueue-store-${run}`] as const;
   for (const name of names) await deleteDatabase(name);
+  const seed = { namespace: "bench", count: request.stored, bodyBytes: 1_024 };
+  if (request.stored > 0) {
+    (await IdbStore.open({ dbName: names[0] })).close();
+    await seedEntries(names[0], seed);
+  }
   const hold = holdingFetch();
   const client = createOutboxClient({
     url: request.agentUrl,
@@ -74,6 +84,16 @@ async function oneRun(request: EnqueueRequest, run: number): Promise<EnqueueRun>
     deps: { fetch: hold.fetch },
   });
   await client.start();
+  // The applied entries are read after start() resolves: let that read land before timing.
+  await new Promise<void>((resolve) => {
+    const landed = () => client.outbox.getState().entries.length >= request.stored;
+    if (landed()) return resolve();
+    const stop = client.outbox.subscribe(() => {
+      if (!landed()) return;
+      stop();
+      resolve();
+    });
+  });
   // The baseline database has the outbox's object store and indexes: a put there
   // does the same index maintenance an outbox insert does.
   const raw = await openDB(names[1], 1, {
@@ -81,16 +101,28 @@ async function oneRun(request: EnqueueRequest, run: number): Promise<EnqueueRun>
       const entries = db.createObjectStore("entries", { keyPath: "key" });
       entries.createIndex("by-namespace", "namespace");
       entries.createIndex("by-interrupt", ["namespace", "threadId", "interruptId"]);
+      entries.createIndex("by-state", ["namespace", "state"]);
     },
   });
   const store = await IdbStore.open({ dbName: names[2] });
+  if (request.stored > 0) {
+    await seedEntries(names[1], seed);
+    await seedEntries(names[2], seed);
+  }
 
-  const samples: EnqueueRun = { ours: [], raw: [], rawRelaxed: [], storeOnly: [], recordBytes: 0 };
+  const samples: EnqueueRun = {
+    ours: [],
+    raw: [],
+    rawRelaxed: [],
+    storeOnly: [],
+    recordBytes: 0,
+    stored: request.stored,
+  };
   let padding = "";
   let template: OutboxEntry | undefined;
   let bytes = 0;
   for (let index = 0; index < request.warmup + request.samples; index += 1) {
-    const threadId = `t-${run}-${index}`;
+    const threadId = `t-${request.stored}-${run}-${index}`;
     const thread = client.thread(threadId);
     await thread.send("please deploy to prod");
     const interrupt = thread.store.getState().pendingInterrupts[0];
@@ -145,6 +177,7 @@ async function oneRun(request: EnqueueRequest, run: number): Promise<EnqueueRun>
   client.dispose();
   raw.close();
   store.close();
+  for (const name of names) await deleteDatabase(name);
   return { ...samples, recordBytes: bytes };
 }
 

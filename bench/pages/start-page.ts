@@ -1,11 +1,11 @@
 // Page side of the start benchmark. Bundled by bench/support/browser-page.ts, opened
 // on an on-disk profile: a reloaded tab's `createOutboxClient()` + `start()` over a
 // database that holds `stored` entries, all settled but one queued answer.
-import { openDB } from "idb";
 import { createOutboxClient } from "../../packages/core/src/client/create-outbox-client.ts";
 import type { FetchLike } from "../../packages/core/src/client/deps.ts";
-import { EntryState, type OutboxEntry } from "../../packages/core/src/outbox/entry.ts";
+import { EntryState } from "../../packages/core/src/outbox/entry.ts";
 import { IdbStore } from "../../packages/core/src/outbox/idb-store.ts";
+import { seedEntries } from "./seed-entries.ts";
 
 export interface StartRequest {
   readonly agentUrl: string;
@@ -41,34 +41,7 @@ async function deleteDatabase(name: string): Promise<void> {
 /** `stored - 1` settled entries and one queued answer, written in one transaction. */
 async function seed(dbName: string, stored: number, bodyBytes: number): Promise<void> {
   (await IdbStore.open({ dbName })).close();
-  const db = await openDB(dbName);
-  const tx = db.transaction("entries", "readwrite");
-  const body = JSON.stringify({ padding: "x".repeat(bodyBytes) });
-  for (let index = 0; index < stored; index += 1) {
-    const key = `k-${index}`;
-    const entry: OutboxEntry = {
-      key,
-      namespace: NAMESPACE,
-      threadId: `t-${index % 500}`,
-      interruptId: `i-${index}`,
-      runId: `run-${index}`,
-      body,
-      decision: { kind: "approve" },
-      state: index === stored - 1 ? EntryState.queued : EntryState.applied,
-      attempts: 0,
-      nextAttemptAt: null,
-      cursor: { runId: `run-${index}`, lastSeq: 0, acked: false },
-      lastError: null,
-      verdictDetail: null,
-      everSent: false,
-      createdAt: Date.now() - stored + index,
-      updatedAt: Date.now(),
-      expiresAt: Date.now() + 23 * 3_600_000,
-    };
-    void tx.store.put(entry);
-  }
-  await tx.done;
-  db.close();
+  await seedEntries(dbName, { namespace: NAMESPACE, count: stored, bodyBytes, lastState: EntryState.queued });
 }
 
 async function oneSize(request: StartRequest, stored: number): Promise<StartRun> {

@@ -1,8 +1,13 @@
+import { IDBFactory } from "fake-indexeddb";
 import { expect, test } from "vitest";
+import { makeTestEntry } from "../../test/support/test-entry";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
+import { EntryState } from "../outbox/entry";
 import { MemoryStore } from "../outbox/memory-store";
 import type { ChannelLike } from "../tabs/channel";
 import type { LockManagerLike } from "../tabs/lock-manager";
+import { withoutBackgroundRuns } from "./background-plugin";
+import type { OutboxClientOptions } from "./client-types";
 import { createOutboxClient } from "./create-outbox-client";
 import type { OutboxDeps, Signal } from "./deps";
 
@@ -61,7 +66,12 @@ function recordingFetch(held: boolean) {
 const AGENT_URL = "http://127.0.0.1:9/agent";
 const CAPABILITIES_URL = `${AGENT_URL}/capabilities`;
 
-function setup(store: MemoryStore, deps: Partial<OutboxDeps> = {}, held = false) {
+function setup(
+  store: OutboxClientOptions["storage"],
+  deps: Partial<OutboxDeps> = {},
+  held = false,
+  options: Partial<OutboxClientOptions> = {},
+) {
   const online = countingSignal();
   const visible = countingSignal();
   const http = recordingFetch(held);
@@ -77,6 +87,7 @@ function setup(store: MemoryStore, deps: Partial<OutboxDeps> = {}, held = false)
       visible,
       ...deps,
     },
+    ...options,
   });
   const outcome = client.start().then(
     () => "resolved",
@@ -135,6 +146,7 @@ test("disposed while storage is read at start: nothing is asked once the read la
   const harness = setup(store);
   await nextTurn();
   await disposeThenRelease(harness, read.resolve);
+  expect(harness.client.outbox.getState().ready).toBe(false);
 });
 
 test("disposed while the first capabilities read is out (no kind cached): it is aborted, its late answer ignored", async () => {
@@ -167,4 +179,113 @@ test("disposed while capabilities refresh after the resend (kind cached): it is 
   expect(harness.requests.map((request) => request.url)).toEqual([CAPABILITIES_URL]);
   expect(harness.online.listeners).toBe(1);
   await disposeThenRelease(harness, () => harness.requests[0]?.answer());
+});
+
+/** An IndexedDB whose opens really happen but are announced only when the test says so; `announced` says when one was. */
+function heldOpenFactory(gate: Promise<void>, announced: () => void): IDBFactory {
+  const factory = new IDBFactory();
+  const open = factory.open.bind(factory);
+  factory.open = (name, version) => {
+    const request = open(name, version);
+    const listen = request.addEventListener.bind(request);
+    request.addEventListener = (type: string, listener: EventListenerOrEventListenerObject) => {
+      if (type !== "success") return listen(type, listener);
+      return listen(type, (event) => {
+        void gate.then(() => {
+          if (typeof listener === "function") listener(event);
+          else listener.handleEvent(event);
+          announced();
+        });
+      });
+    };
+    return request;
+  };
+  return factory;
+}
+
+test("disposed while storage opens: persistence is not asked and the client never says ready", async () => {
+  const opened = deferred();
+  const announced = deferred();
+  let persistAsked = 0;
+  const storageManager = {
+    persisted: async () => false,
+    persist: async () => {
+      persistAsked += 1;
+      return true;
+    },
+  } as unknown as StorageManager;
+  const harness = setup(undefined, {
+    indexedDB: () => heldOpenFactory(opened.promise, announced.resolve),
+    storageManager: () => storageManager,
+  });
+  await nextTurn();
+  expect(harness.client.outbox.getState().ready).toBe(false);
+  await disposeThenRelease(harness, opened.resolve);
+  await announced.promise;
+  await nextTurn();
+  expect({ persistAsked, ready: harness.client.outbox.getState().ready }).toEqual({
+    persistAsked: 0,
+    ready: false,
+  });
+});
+
+test("disposed while the open entries are read apart (a store without one-transaction read): nothing goes on", async () => {
+  const store = new MemoryStore();
+  const read = deferred();
+  const list = store.listByNamespace.bind(store);
+  Object.assign(store, { readAtStart: undefined });
+  store.listByNamespace = async (namespace, which) => {
+    if (which === "open") await read.promise;
+    return list(namespace, which);
+  };
+  const harness = setup(store);
+  await nextTurn();
+  expect(harness.client.outbox.getState().ready).toBe(false);
+  await disposeThenRelease(harness, read.resolve);
+  expect(harness.client.outbox.getState().ready).toBe(false);
+});
+
+test("disposed while background runs are resumed at start: the client never says ready", async () => {
+  const resumed = deferred();
+  const harness = setup(new MemoryStore(), {}, false, {
+    backgroundRuns: (options) => ({
+      ...withoutBackgroundRuns(options),
+      resumeAll: async () => {
+        await resumed.promise;
+        return [];
+      },
+    }),
+  });
+  await nextTurn();
+  expect(harness.client.outbox.getState().ready).toBe(false);
+  await disposeThenRelease(harness, resumed.resolve);
+  expect(harness.client.outbox.getState().ready).toBe(false);
+});
+
+test("disposed while the settled entries are read after start: they are not taken in", async () => {
+  const store = new MemoryStore();
+  const applied = makeTestEntry({ namespace: "dispose", state: EntryState.applied });
+  await store.put(applied);
+  const read = deferred();
+  const list = store.listByNamespace.bind(store);
+  let settledReads = 0;
+  store.listByNamespace = async (namespace, which) => {
+    if (which === "settled") {
+      settledReads += 1;
+      await read.promise;
+    }
+    return list(namespace, which);
+  };
+  const { client, outcome, online, visible, requests } = setup(store);
+  // start() resolves before the settled read lands: that read is what is held.
+  expect(await outcome).toBe("resolved");
+  expect(settledReads).toBe(1);
+  client.dispose();
+  const requestsAtDispose = requests.length;
+  read.resolve();
+  await nextTurn();
+  expect.soft(client.outbox.getState().entries.map((entry) => entry.key)).toEqual([]);
+  expect.soft(requests.slice(requestsAtDispose)).toEqual([]);
+  expect.soft({ online: online.listeners, visible: visible.listeners }).toEqual({ online: 0, visible: 0 });
+  expect.soft(client.connection.getState().link).toEqual({ name: "stopped" });
 });
