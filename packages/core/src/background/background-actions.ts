@@ -65,6 +65,17 @@ export function actionForResponse(
   };
 }
 
+/**
+ * The wait before polling a run that waits for a person again: the interval
+ * after it began to wait, then twice the last wait, up to `capMs`. Nothing
+ * changes until someone answers, and that may take hours.
+ */
+export function waitingDelay(previous: BackgroundRunRecord, intervalMs: number, capMs: number): number {
+  if (previous.status !== "interrupted" || previous.nextPollAt === null) return intervalMs;
+  const lastWait = previous.nextPollAt - previous.updatedAt;
+  return Math.max(intervalMs, Math.min(capMs, 2 * lastWait));
+}
+
 /** What the terminal event a run status names does to the record. */
 export function actionForTerminal(
   terminal: Record<string, unknown>,

@@ -52,14 +52,16 @@ export class BackgroundEvents {
   }
 
   /**
-   * Applies each event past the cursor once, in order. A hole in the sequence
-   * (a poll answered after a token we never saw) is filled from the run's event
-   * log first; if that is gone, the thread is hydrated instead.
+   * Applies each event past the cursor once, in order, up to `throughSeq` (the
+   * answer's `lastSeq`). A hole in the sequence (a poll answered after a token
+   * we never saw) is filled from the run's event log first; if that is gone,
+   * the thread is hydrated instead.
    */
   async apply(
     runId: string,
     threadId: string,
     events: readonly BackgroundEvent[],
+    throughSeq: number,
     signal: AbortSignal,
   ): Promise<number> {
     const { threads } = this.#options;
@@ -71,6 +73,9 @@ export class BackgroundEvents {
       }
       if (judged === CursorVerdict.fresh) threads.apply(threadId, event);
     }
+    // A run waiting for an answer polls with no events: after an adopted token the hole ends the answer.
+    if (this.#logFor(runId).lastSeq(runId) < throughSeq)
+      await this.#fillGap(runId, threadId, throughSeq, signal);
     return this.#logFor(runId).lastSeq(runId);
   }
 

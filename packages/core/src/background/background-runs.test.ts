@@ -1,17 +1,18 @@
+import { getEventListeners } from "node:events";
 import { expect, test, vi } from "vitest";
 import { isOutboxError } from "../errors/outbox-error";
 import { MemoryStore } from "../outbox/memory-store";
 import { parseRetryAfter } from "../retry/retry-after";
 import { ThreadRegistry } from "../thread/thread-registry";
 import { AgentHttp } from "../transport/agent-http";
-import { BackgroundRuns } from "./background-runs";
+import { BackgroundRuns, type BackgroundRunsOptions } from "./background-runs";
 import { VirtualTime } from "./virtual-time.test-util";
 
 // The runner against a scripted fetch: one answer per request, in order.
 
 const URL_BASE = "https://agent.test/agent";
 
-type Script = (path: string, body: unknown) => Response;
+type Script = (path: string, body: unknown, init?: RequestInit) => Response;
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -37,13 +38,13 @@ const started = (seq: number) => ({
   metadata: { "x-stream": { runId: "run-1", seq } },
 });
 
-function setup(script: Script) {
+function setup(script: Script, options: Partial<BackgroundRunsOptions> = {}) {
   const time = new VirtualTime();
   const requests: string[] = [];
   const fetch = async (input: string, init?: RequestInit) => {
     const path = input.slice(URL_BASE.length);
     requests.push(path);
-    return script(path, init?.body === undefined ? undefined : JSON.parse(String(init.body)));
+    return script(path, init?.body === undefined ? undefined : JSON.parse(String(init.body)), init);
   };
   const store = new MemoryStore();
   const threads = new ThreadRegistry();
@@ -54,6 +55,7 @@ function setup(script: Script) {
     store,
     threads,
     http: new AgentHttp({ url: URL_BASE, fetch, now: time.now, parseRetryAfter }),
+    ...options,
   });
   return { runner, store, threads, time, requests };
 }
@@ -240,4 +242,82 @@ test("a run wiped from storage by another tab (sign-out) is forgotten at the nex
   expect(requests).toEqual([]);
   expect(await sending.store.listBackgroundRuns("user-1")).toEqual([]);
   other.dispose();
+});
+
+/** A run that waits for its question for `waiting` polls, then goes on; every poll's virtual time and signal. */
+async function pollsOfAWaitingRun(waiting: number, total: number) {
+  const polls: { at: number; signal: AbortSignal }[] = [];
+  let reached!: () => void;
+  const done = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  const { runner, time } = setup(
+    (path, _body, init) => {
+      if (path === "") return json(202, backgroundBody("queued", "bgt_0", [started(1)], 1));
+      const signal = init?.signal as AbortSignal;
+      // As Node's fetch (undici) does: its listener stays until the request is garbage-collected.
+      signal.addEventListener("abort", () => {});
+      polls.push({ at: time.now(), signal });
+      if (polls.length === total) {
+        time.hold();
+        reached();
+      }
+      return json(
+        200,
+        backgroundBody(polls.length <= waiting ? "interrupted" : "in_progress", "bgt_1", [], 1),
+      );
+    },
+    { retry: { backoff: { capMs: 8_000 } } },
+  );
+  runner.activate();
+  await runner.start({ threadId: "t1", text: "deploy" });
+  await done;
+  runner.dispose();
+  return polls;
+}
+
+test("polls of a run waiting for an answer leave no abort listener behind on the runner's signal", async () => {
+  const polls = await pollsOfAWaitingRun(30, 30);
+  // Each request has a signal of its own: it carries only that request's listener.
+  expect(polls.map(({ signal }) => getEventListeners(signal, "abort").length)).toEqual(polls.map(() => 1));
+});
+
+test("a run waiting for an answer is polled ever less often, up to the backoff cap; once it goes on, at the interval", async () => {
+  const polls = await pollsOfAWaitingRun(7, 9);
+  const gaps = polls.slice(1).map((poll, index) => poll.at - (polls[index]?.at ?? 0));
+  expect(gaps).toEqual([1_000, 2_000, 4_000, 8_000, 8_000, 8_000, 8_000, 1_000]);
+});
+
+test("a waiting run is polled at once when the thread's question is answered, not at the end of its wait", async () => {
+  const polls: number[] = [];
+  const asking = {
+    type: "RUN_FINISHED",
+    threadId: "t1",
+    runId: "run-1",
+    outcome: { type: "interrupt", interrupts: [{ id: "q1", reason: "tool_call" }] },
+    metadata: { "x-stream": { runId: "run-1", seq: 2 } },
+  };
+  let third!: () => void;
+  const waited = new Promise<void>((resolve) => {
+    third = resolve;
+  });
+  const { runner, threads, time } = setup((path) => {
+    if (path === "") return json(202, backgroundBody("queued", "bgt_0", [started(1)], 1));
+    polls.push(time.now());
+    if (polls.length === 3) {
+      time.hold();
+      third();
+    }
+    return json(200, backgroundBody("interrupted", "bgt_1", polls.length === 1 ? [asking] : [], 2));
+  });
+  runner.activate();
+  await runner.start({ threadId: "t1", text: "deploy" });
+  await waited;
+  // The loop sleeps on its (held) 4 s wait.
+  await vi.waitFor(() => expect(time.pending).toBe(1));
+  expect(threads.get("t1").pendingInterrupts).toMatchObject([{ id: "q1" }]);
+  threads.dropInterrupt("t1", "q1");
+  await vi.waitFor(() => expect(polls).toHaveLength(4));
+  expect(polls[3]).toBe(polls[2]);
+  runner.dispose();
 });

@@ -5,11 +5,18 @@ import type { DeliverySignal } from "../outcome/delivery-signal";
 import type { Verdict } from "../outcome/verdict";
 import { errorOf } from "../outcome/verdict-rules";
 import type { RunAgentInput, RunStatus } from "../protocol";
-import { backoffDelay } from "../retry/backoff";
+import { backoffDelay, DEFAULT_BACKOFF_CAP_MS } from "../retry/backoff";
 import { type PlanRetryOptions, planRetry } from "../retry/plan-retry";
 import { type ReadonlyStore, readonlyStore } from "../thread/thread-registry";
 import { type HttpFailure, isHttpFailure } from "../transport/agent-http";
-import { actionForResponse, actionForTerminal, isPolled, startError } from "./background-actions";
+import { withChildSignal } from "../transport/child-signal";
+import {
+  actionForResponse,
+  actionForTerminal,
+  isPolled,
+  startError,
+  waitingDelay,
+} from "./background-actions";
 import { BackgroundEvents } from "./background-events";
 import { BackgroundHttp } from "./background-http";
 import { type BackgroundRunAction, reduceBackgroundRun } from "./background-reducer";
@@ -40,10 +47,11 @@ export {
  *              └─ 5xx / 429 / network ─▶ starting, retried with the same key and bytes   │
  *                                                                                          ▼
  *   ┌──────────── wait until nextPollAt (interval, backoff, Retry-After) ◀── polling / retry_wait
+ *   │             interrupted: the wait doubles up to the backoff cap; the question answered ends it
  *   ▼
  *   POST poll {held token}
  *     ├─ 200 ─▶ apply events past the cursor (fill gaps by re-attach) ─▶ persist token+cursor+status
- *     │          ├─ in progress ─▶ polling            ├─ completed ─▶ completed
+ *     │          ├─ in progress / interrupted ─▶ polling   ├─ completed ─▶ completed
  *     │          └─ failed ─▶ classify RUN_ERROR code ─▶ lost | needs_user
  *     ├─ 5xx / 429 / 409 IN_PROGRESS / network ─▶ retry_wait, same token (planRetry ≥ Retry-After)
  *     ├─ 409 STALE / 404 UNKNOWN ─▶ GET /runs/{runId}
@@ -147,7 +155,9 @@ export class BackgroundRuns {
     await this.#runStore.insert(starting);
     this.#records.set(runId, starting);
     this.#publish();
-    const sending = this.#sendStart(starting, this.#lifetime.signal, true);
+    const sending = withChildSignal(this.#lifetime.signal, (signal) =>
+      this.#sendStart(starting, signal, true),
+    );
     this.#startsInFlight.set(runId, sending);
     try {
       return await sending;
@@ -190,7 +200,8 @@ export class BackgroundRuns {
     const answer = await this.#wire.start(record.startBody ?? "", record.idempotencyKey ?? runId, signal);
     this.#throwIfDisposed();
     if (answer.kind === "ok") {
-      const lastSeq = await this.#events.apply(runId, record.threadId, answer.events, signal);
+      const { events, response } = answer;
+      const lastSeq = await this.#events.apply(runId, record.threadId, events, response.lastSeq, signal);
       const now = this.#options.deps.now();
       const action = actionForResponse(answer.response, lastSeq, now, this.#pollIntervalMs);
       // The first poll goes right away: the server only queued the run.
@@ -348,12 +359,15 @@ export class BackgroundRuns {
       if (!record || !isPolled(record)) return;
       const wait = (record.nextPollAt ?? 0) - this.#options.deps.now();
       if (wait > 0) {
-        await this.#sleep(runId, wait, signal);
+        await this.#sleep(runId, wait, signal, record.status === "interrupted" ? record.threadId : undefined);
         continue;
       }
       try {
-        if (record.verdict === BackgroundVerdict.starting) await this.#sendStart(record, signal, false);
-        else await this.#pollOnce(record, signal);
+        // A signal per request: a fetch leaves its listeners on the signal it was given.
+        await withChildSignal(signal, async (request) => {
+          if (record.verdict === BackgroundVerdict.starting) await this.#sendStart(record, request, false);
+          else await this.#pollOnce(record, request);
+        });
         storageFailures = 0;
       } catch {
         if (signal.aborted || !this.#live(generation)) return;
@@ -365,14 +379,17 @@ export class BackgroundRuns {
     }
   }
 
-  #sleep(runId: string, ms: number, signal: AbortSignal): Promise<void> {
+  /** Waits `ms`; with `askingThreadId`, also until that thread's open questions change (one was answered). */
+  #sleep(runId: string, ms: number, signal: AbortSignal, askingThreadId?: string): Promise<void> {
     const { timers } = this.#options.deps;
     return new Promise((resolve) => {
       if (signal.aborted) {
         resolve();
         return;
       }
+      let unsubscribe: (() => void) | undefined;
       const wake = () => {
+        unsubscribe?.();
         timers.clearTimeout(handle);
         signal.removeEventListener("abort", wake);
         if (this.#wakers.get(runId) === wake) this.#wakers.delete(runId);
@@ -381,6 +398,15 @@ export class BackgroundRuns {
       const handle = timers.setTimeout(wake, ms);
       signal.addEventListener("abort", wake, { once: true });
       this.#wakers.set(runId, wake);
+      if (askingThreadId !== undefined) {
+        // The answer's verdict takes the question off the thread: the run goes on now, not at the next wait.
+        const thread = this.#options.threads.store(askingThreadId);
+        const asked = thread.getState().pendingInterrupts;
+        unsubscribe = thread.subscribe((state) => {
+          // Best effort: if the write fails, the wait runs its course.
+          if (state.pendingInterrupts !== asked) this.retryNow(runId).catch(() => {});
+        });
+      }
     });
   }
 
@@ -399,11 +425,23 @@ export class BackgroundRuns {
     // An answer that arrived in full is processed even if polling stopped meanwhile:
     // dropping it would leave a stale token behind.
     if (answer.kind === "ok") {
-      const lastSeq = await this.#events.apply(record.runId, record.threadId, answer.events, signal);
-      await this.#commit(
+      const { events, response } = answer;
+      const lastSeq = await this.#events.apply(
         record.runId,
-        actionForResponse(answer.response, lastSeq, this.#options.deps.now(), this.#pollIntervalMs),
+        record.threadId,
+        events,
+        response.lastSeq,
+        signal,
       );
+      const wait =
+        response.status === "interrupted"
+          ? waitingDelay(
+              record,
+              this.#pollIntervalMs,
+              this.#options.retry?.backoff?.capMs ?? DEFAULT_BACKOFF_CAP_MS,
+            )
+          : this.#pollIntervalMs;
+      await this.#commit(record.runId, actionForResponse(response, lastSeq, this.#options.deps.now(), wait));
       return;
     }
     await this.#onFailure(record, answer.signal, signal);

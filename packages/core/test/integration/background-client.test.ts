@@ -3,7 +3,7 @@ import type { BackgroundRunRecord } from "../../src/background/index";
 import { backgroundRuns } from "../../src/background-runs";
 import type { OutboxClient } from "../../src/client/create-outbox-client";
 import { MemoryStore } from "../../src/outbox/memory-store";
-import { chaos, ledger, makeClient, startHarness } from "./harness";
+import { chaos, ledger, makeClient, settled, startHarness, until } from "./harness";
 
 function finalRun(client: OutboxClient, runId: string): Promise<BackgroundRunRecord> {
   return new Promise((resolve, reject) => {
@@ -32,7 +32,14 @@ test("a background run started from the client completes, and a reload mid-run r
   await chaos(harness, [{ point: "background-submit", action: "status", status: 503, retryAfterMs: 1000 }]);
 
   const run = await first.background.start({ threadId: "t-bg", text: "please deploy to prod" });
-  // The tool ran, its result's submission failed: the page dies while the run
+  // The run asks first; the person approves through the outbox, and the tool runs in that answer.
+  const thread = first.thread("t-bg").store;
+  await until(() => thread.getState().pendingInterrupts.length === 1, "the question");
+  expect(await ledger(harness)).toHaveLength(0);
+  const [question] = thread.getState().pendingInterrupts;
+  const answer = await first.answer({ threadId: "t-bg", interruptId: question?.id ?? "", approved: true });
+  expect((await settled(first, answer.key)).state).toBe("applied");
+  // The run goes on; its result's submission fails: the page dies while the run
   // waits to resubmit the stored result.
   await new Promise<void>((resolve) => {
     const stop = first.background.runs.subscribe(({ runs }) => {
