@@ -5,6 +5,7 @@ import { DEFAULT_MAX_EVENT_BYTES } from "../stream/read-event-stream";
 import { DEFAULT_STALL_TIMEOUT_MS } from "../stream/watchdog";
 import type { ThreadRegistry } from "../thread/thread-registry";
 import type { AgentHttp } from "../transport/agent-http";
+import type { BackgroundRunLedger } from "./background-run-ledger";
 import type { BackgroundRunRecord } from "./background-run-record";
 import type { BackgroundRunsOptions } from "./background-runs-options";
 import type { BackgroundEvent } from "./decode-background-events";
@@ -14,8 +15,8 @@ export interface BackgroundEventsOptions
   readonly threads: ThreadRegistry;
   readonly http: AgentHttp;
   readonly timers: BackgroundRunsOptions["deps"]["timers"];
-  /** The cursor a run's record holds: a new log starts after it. */
-  readonly cursorOf: (runId: string) => number;
+  /** The runs' records: a new log starts after the cursor a record holds. */
+  readonly ledger: Pick<BackgroundRunLedger, "get">;
 }
 
 /** Each run's events applied to its thread once, in order, by cursor; holes filled by re-attach or hydration. */
@@ -45,7 +46,7 @@ export class BackgroundEvents {
   #logFor(runId: string): EventLog {
     let log = this.#logs.get(runId);
     if (!log) {
-      log = createEventLog([{ runId, seq: this.#options.cursorOf(runId) }]);
+      log = createEventLog([{ runId, seq: this.#options.ledger.get(runId)?.lastSeq ?? 0 }]);
       this.#logs.set(runId, log);
     }
     return log;
