@@ -3,18 +3,16 @@ import { EventSchema as EventMiniSchema } from "../protocol/ag-ui-mini";
 import { CursorVerdict, createEventLog, type EventLog } from "../stream/event-log";
 import { DEFAULT_MAX_EVENT_BYTES } from "../stream/read-event-stream";
 import { DEFAULT_STALL_TIMEOUT_MS } from "../stream/watchdog";
-import type { ThreadRegistry } from "../thread/thread-registry";
-import type { AgentHttp } from "../transport/agent-http";
 import type { BackgroundRunLedger } from "./background-run-ledger";
 import type { BackgroundRunRecord } from "./background-run-record";
 import type { BackgroundRunsOptions } from "./background-runs-options";
 import type { BackgroundEvent } from "./decode-background-events";
 
 export interface BackgroundEventsOptions
-  extends Pick<BackgroundRunsOptions, "hydrate" | "stallTimeoutMs" | "maxEventBytes"> {
-  readonly threads: ThreadRegistry;
-  readonly http: AgentHttp;
-  readonly timers: BackgroundRunsOptions["deps"]["timers"];
+  extends Pick<
+    BackgroundRunsOptions,
+    "threads" | "http" | "deps" | "hydrate" | "stallTimeoutMs" | "maxEventBytes"
+  > {
   /** The runs' records: a new log starts after the cursor a record holds. */
   readonly ledger: Pick<BackgroundRunLedger, "get">;
 }
@@ -100,7 +98,7 @@ export class BackgroundEvents {
     targetSeq: number,
     signal: AbortSignal,
   ): Promise<boolean> {
-    const { http, threads, timers } = this.#options;
+    const { http, threads, deps } = this.#options;
     const local = new AbortController();
     const forward = () => local.abort(signal.reason);
     signal.addEventListener("abort", forward, { once: true });
@@ -115,7 +113,7 @@ export class BackgroundEvents {
       }
       await pumpRunStream(response, {
         log,
-        timers,
+        timers: deps.timers,
         stallTimeoutMs: this.#options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
         maxEventBytes: this.#options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES,
         signal: local.signal,

@@ -3,7 +3,7 @@ import type { Verdict } from "../outcome/verdict";
 import { errorOf } from "../outcome/verdict-rules";
 import type { RunStatus } from "../protocol";
 import { planRetry } from "../retry/plan-retry";
-import { type AgentHttp, type HttpFailure, isHttpFailure } from "../transport/agent-http";
+import { type HttpFailure, isHttpFailure } from "../transport/agent-http";
 import { actionForTerminal } from "./background-actions";
 import type { BackgroundEvents } from "./background-events";
 import type { BackgroundRunLedger } from "./background-run-ledger";
@@ -12,9 +12,8 @@ import type { BackgroundRunsOptions } from "./background-runs-options";
 import { BackgroundVerdict } from "./background-verdict";
 import { backgroundReason, classifyBackgroundSignal } from "./classify-background";
 
-export interface BackgroundRecoveryOptions extends Pick<BackgroundRunsOptions, "hydrate"> {
+export interface BackgroundRecoveryOptions extends Pick<BackgroundRunsOptions, "http" | "hydrate"> {
   readonly ledger: BackgroundRunLedger;
-  readonly http: AgentHttp;
   readonly events: BackgroundEvents;
 }
 

@@ -1,5 +1,4 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
-import type { EntryError } from "../outbox/entry";
 import { type PlanRetryOptions, planRetry } from "../retry/plan-retry";
 import { type ReadonlyStore, readonlyStore } from "../thread/thread-registry";
 import { type BackgroundRunAction, reduceBackgroundRun } from "./background-reducer";
@@ -8,21 +7,13 @@ import type { BackgroundRunStore } from "./background-run-store";
 import type { BackgroundRunsState } from "./background-runs-options";
 import { BackgroundVerdict } from "./background-verdict";
 
-/** A final verdict and why, as the reducer's `settled` action takes it. */
-export interface Settled {
-  readonly verdict: "completed" | "lost" | "needs_user";
-  readonly rule: string;
-  readonly reason: string;
-  readonly error: EntryError | null;
-  readonly attempts?: number;
-}
-
+/** A final verdict and why: the reducer's `settled` action without its time. */
+type Settled = Omit<Extract<BackgroundRunAction, { type: "settled" }>, "type" | "at">;
 /** Why a request is tried again, kept on the record. */
-export interface RetryReason {
-  readonly reason: string;
-  readonly rule: string;
-  readonly error: EntryError | null;
-}
+type RetryReason = Pick<
+  Extract<BackgroundRunAction, { type: "retry-scheduled" }>,
+  "reason" | "rule" | "error"
+>;
 
 /**
  * The runs this instance knows: one observable list, and every transition one

@@ -70,49 +70,24 @@ export class BackgroundRuns {
   readonly #lifetime = new AbortController();
 
   constructor(options: BackgroundRunsOptions) {
-    const { deps, threads, http, retry } = options;
+    const { deps, retry } = options;
     const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_BACKGROUND_POLL_INTERVAL_MS;
     this.#store = new BackgroundRunStore(options.store, options.namespace);
     const ledger = new BackgroundRunLedger(this.#store, deps.now, {
+      ...retry,
       backoff: { ...retry?.backoff, random: deps.random },
-      ...(retry?.budget === undefined ? {} : { budget: retry.budget }),
     });
     this.#ledger = ledger;
     this.runs = ledger.runs;
-    const wire = new BackgroundHttp({
-      url: options.url,
-      fetch: deps.fetch,
-      http,
-      ...(options.headers ? { headers: options.headers } : {}),
-    });
-    const events = new BackgroundEvents({
-      threads,
-      http,
-      timers: deps.timers,
-      ledger,
-      ...(options.hydrate ? { hydrate: options.hydrate } : {}),
-      ...(options.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: options.stallTimeoutMs }),
-      ...(options.maxEventBytes === undefined ? {} : { maxEventBytes: options.maxEventBytes }),
-    });
+    const wire = new BackgroundHttp({ ...options, fetch: deps.fetch });
+    const events = new BackgroundEvents({ ...options, ledger });
     this.#events = events;
-    const start = new BackgroundStart({
-      ledger,
-      wire,
-      events,
-      threads,
-      randomUUID: deps.randomUUID,
-      pollIntervalMs,
-      lifetime: this.#lifetime.signal,
-    });
+    const lifetime = this.#lifetime.signal;
+    const start = new BackgroundStart({ ...options, ledger, wire, events, pollIntervalMs, lifetime });
     this.#start = start;
-    const recovery = new BackgroundRecovery({
-      ledger,
-      http,
-      events,
-      ...(options.hydrate ? { hydrate: options.hydrate } : {}),
-    });
+    const recovery = new BackgroundRecovery({ ...options, ledger, events });
     const poll = new BackgroundPoll({ ledger, wire, events, start, recovery, pollIntervalMs });
-    this.#scheduler = new BackgroundScheduler({ ledger, poll, threads, timers: deps.timers });
+    this.#scheduler = new BackgroundScheduler({ ...options, ledger, poll });
   }
 
   get active(): boolean {

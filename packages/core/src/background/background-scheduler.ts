@@ -1,19 +1,16 @@
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import { backoffDelay } from "../retry/backoff";
-import type { ThreadRegistry } from "../thread/thread-registry";
 import { withChildSignal } from "../transport/child-signal";
 import { isPolled } from "./background-actions";
 import type { BackgroundPoll } from "./background-poll";
 import type { BackgroundRunLedger } from "./background-run-ledger";
 import type { BackgroundRunRecord } from "./background-run-record";
-import type { BackgroundDeps } from "./background-runs-options";
+import type { BackgroundRunsOptions } from "./background-runs-options";
 import { BackgroundVerdict } from "./background-verdict";
 
-export interface BackgroundSchedulerOptions {
+export interface BackgroundSchedulerOptions extends Pick<BackgroundRunsOptions, "threads" | "deps"> {
   readonly ledger: BackgroundRunLedger;
   readonly poll: BackgroundPoll;
-  readonly threads: ThreadRegistry;
-  readonly timers: BackgroundDeps["timers"];
 }
 
 /**
@@ -137,7 +134,8 @@ export class BackgroundScheduler {
 
   /** Waits `ms`; with `askingThreadId`, also until that thread's open questions change (one was answered). */
   #sleep(runId: string, ms: number, signal: AbortSignal, askingThreadId?: string): Promise<void> {
-    const { timers, threads } = this.#options;
+    const { threads } = this.#options;
+    const { timers } = this.#options.deps;
     return new Promise((resolve) => {
       if (signal.aborted) {
         resolve();

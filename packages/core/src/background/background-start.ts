@@ -1,23 +1,20 @@
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import { errorOf } from "../outcome/verdict-rules";
 import type { RunAgentInput } from "../protocol";
-import type { ThreadRegistry } from "../thread/thread-registry";
 import { actionForResponse, startError } from "./background-actions";
 import type { BackgroundEvents } from "./background-events";
 import type { BackgroundHttp } from "./background-http";
 import type { BackgroundRunLedger } from "./background-run-ledger";
 import { type BackgroundRunRecord, createStartingBackgroundRunRecord } from "./background-run-record";
-import type { BackgroundDeps, StartBackgroundRunInput } from "./background-runs-options";
+import type { BackgroundRunsOptions, StartBackgroundRunInput } from "./background-runs-options";
 import { BackgroundVerdict } from "./background-verdict";
 import { backgroundReason, classifyBackgroundSignal } from "./classify-background";
 import { userMessageEvents } from "./user-message-events";
 
-export interface BackgroundStartOptions {
+export interface BackgroundStartOptions extends Pick<BackgroundRunsOptions, "threads" | "deps"> {
   readonly ledger: BackgroundRunLedger;
   readonly wire: BackgroundHttp;
   readonly events: BackgroundEvents;
-  readonly threads: ThreadRegistry;
-  readonly randomUUID: BackgroundDeps["randomUUID"];
   readonly pollIntervalMs: number;
   /** Aborted by `dispose()`: an answer that comes after it is not recorded. */
   readonly lifetime: AbortSignal;
@@ -37,7 +34,8 @@ export class BackgroundStart {
 
   /** Adds the person's message to the thread and writes the `starting` record. */
   async writeAhead(input: StartBackgroundRunInput): Promise<BackgroundRunRecord> {
-    const { threads, randomUUID, ledger } = this.#options;
+    const { threads, ledger } = this.#options;
+    const { randomUUID } = this.#options.deps;
     const { threadId } = input;
     for (const event of userMessageEvents(randomUUID(), input.text)) threads.apply(threadId, event);
     const runId = randomUUID();
