@@ -140,14 +140,11 @@ export class BackgroundRuns {
     const knownBefore = this.#ledger.all();
     const stored = await this.#store.loadAll();
     const storedIds = new Set(stored.map((record) => record.runId));
-    const gone = new Set(
-      knownBefore
-        .map((record) => record.runId)
-        .filter((runId) => !storedIds.has(runId) && !this.#scheduler.isStarting(runId)),
-    );
-    const runs = new Map(
-      this.#ledger.all().flatMap((record) => (gone.has(record.runId) ? [] : [[record.runId, record]])),
-    );
+    const gone = knownBefore
+      .map((record) => record.runId)
+      .filter((runId) => !storedIds.has(runId) && !this.#scheduler.isStarting(runId));
+    const runs = new Map(this.#ledger.all().map((record) => [record.runId, record]));
+    for (const runId of gone) runs.delete(runId);
     for (const record of stored) {
       const known = runs.get(record.runId);
       if (known && known.updatedAt >= record.updatedAt) continue;
