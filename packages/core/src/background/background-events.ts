@@ -3,19 +3,18 @@ import { EventSchema as EventMiniSchema } from "../protocol/ag-ui-mini";
 import { CursorVerdict, createEventLog, type EventLog } from "../stream/event-log";
 import { DEFAULT_MAX_EVENT_BYTES } from "../stream/read-event-stream";
 import { DEFAULT_STALL_TIMEOUT_MS } from "../stream/watchdog";
-import type { ThreadRegistry } from "../thread/thread-registry";
-import type { AgentHttp } from "../transport/agent-http";
+import type { BackgroundRunLedger } from "./background-run-ledger";
 import type { BackgroundRunRecord } from "./background-run-record";
 import type { BackgroundRunsOptions } from "./background-runs-options";
 import type { BackgroundEvent } from "./decode-background-events";
 
 export interface BackgroundEventsOptions
-  extends Pick<BackgroundRunsOptions, "hydrate" | "stallTimeoutMs" | "maxEventBytes"> {
-  readonly threads: ThreadRegistry;
-  readonly http: AgentHttp;
-  readonly timers: BackgroundRunsOptions["deps"]["timers"];
-  /** The cursor a run's record holds: a new log starts after it. */
-  readonly cursorOf: (runId: string) => number;
+  extends Pick<
+    BackgroundRunsOptions,
+    "threads" | "http" | "deps" | "hydrate" | "stallTimeoutMs" | "maxEventBytes"
+  > {
+  /** The runs' records: a new log starts after the cursor a record holds. */
+  readonly ledger: Pick<BackgroundRunLedger, "get">;
 }
 
 /** Each run's events applied to its thread once, in order, by cursor; holes filled by re-attach or hydration. */
@@ -45,7 +44,7 @@ export class BackgroundEvents {
   #logFor(runId: string): EventLog {
     let log = this.#logs.get(runId);
     if (!log) {
-      log = createEventLog([{ runId, seq: this.#options.cursorOf(runId) }]);
+      log = createEventLog([{ runId, seq: this.#options.ledger.get(runId)?.lastSeq ?? 0 }]);
       this.#logs.set(runId, log);
     }
     return log;
@@ -99,7 +98,7 @@ export class BackgroundEvents {
     targetSeq: number,
     signal: AbortSignal,
   ): Promise<boolean> {
-    const { http, threads, timers } = this.#options;
+    const { http, threads, deps } = this.#options;
     const local = new AbortController();
     const forward = () => local.abort(signal.reason);
     signal.addEventListener("abort", forward, { once: true });
@@ -114,7 +113,7 @@ export class BackgroundEvents {
       }
       await pumpRunStream(response, {
         log,
-        timers,
+        timers: deps.timers,
         stallTimeoutMs: this.#options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
         maxEventBytes: this.#options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES,
         signal: local.signal,

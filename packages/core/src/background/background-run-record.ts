@@ -99,3 +99,8 @@ export function createStartingBackgroundRunRecord(input: StartingBackgroundRun):
     startBody: input.startBody,
   };
 }
+
+/** Oldest run first; the run id breaks a tie, so every tab lists them alike. */
+export function oldestFirst(a: BackgroundRunRecord, b: BackgroundRunRecord): number {
+  return a.createdAt - b.createdAt || (a.runId < b.runId ? -1 : 1);
+}

@@ -18,27 +18,23 @@ test("runs inserted at once are all kept; loadAll returns them oldest first", as
   const runs = new BackgroundRunStore(store, "user-1");
   // Two tabs sharing one store: each insert is a single write of its own row.
   const otherTab = new BackgroundRunStore(store, "user-1");
-  await Promise.all([
-    runs.insert(record("b", 2)),
-    otherTab.insert(record("a", 1)),
-    runs.insert(record("c", 3)),
-  ]);
+  await Promise.all([runs.put(record("b", 2)), otherTab.put(record("a", 1)), runs.put(record("c", 3))]);
   expect((await runs.loadAll()).map((run) => run.runId)).toEqual(["a", "b", "c"]);
 });
 
 test("rows that do not parse are skipped; other namespaces are not read", async () => {
   const store = new MemoryStore();
   const runs = new BackgroundRunStore(store, "user-1");
-  await runs.insert(record("good", 1));
+  await runs.put(record("good", 1));
   await store.putBackgroundRun("user-1", "broken", { runId: "broken", lastSeq: "x" });
-  await new BackgroundRunStore(store, "user-2").insert(record("theirs", 1));
+  await new BackgroundRunStore(store, "user-2").put(record("theirs", 1));
   expect((await runs.loadAll()).map((run) => run.runId)).toEqual(["good"]);
 });
 
 test("put overwrites one record; remove drops it", async () => {
   const store = new MemoryStore();
   const runs = new BackgroundRunStore(store, "user-1");
-  await runs.insert(record("a", 1));
+  await runs.put(record("a", 1));
   await runs.put({ ...record("a", 1), continuationToken: "bgt_next", lastSeq: 4 });
   expect(await runs.loadAll()).toMatchObject([{ continuationToken: "bgt_next", lastSeq: 4 }]);
   await runs.remove("a");
@@ -53,6 +49,6 @@ test("a store getter is read per operation, so the runner can exist before stora
     return opened;
   }, "user-1");
   opened = new MemoryStore();
-  await runs.insert(record("a", 1));
+  await runs.put(record("a", 1));
   expect((await runs.loadAll()).map((run) => run.runId)).toEqual(["a"]);
 });

@@ -1,5 +1,5 @@
 import type { OutboxStore } from "../outbox/outbox-store";
-import { type BackgroundRunRecord, BackgroundRunRecordSchema } from "./background-run-record";
+import { type BackgroundRunRecord, BackgroundRunRecordSchema, oldestFirst } from "./background-run-record";
 
 /**
  * Background run records, one row per run in the outbox store's background
@@ -25,15 +25,10 @@ export class BackgroundRunStore {
       const parsed = BackgroundRunRecordSchema.safeParse(row);
       if (parsed.success) records.push(parsed.data);
     }
-    return records.sort((a, b) => a.createdAt - b.createdAt || (a.runId < b.runId ? -1 : 1));
+    return records.sort(oldestFirst);
   }
 
-  /** Writes a new run (the same single write as any other). */
-  insert(record: BackgroundRunRecord): Promise<void> {
-    return this.put(record);
-  }
-
-  /** Overwrites one run's record; resolves once durable. */
+  /** Writes one run's record, new or not; resolves once durable. */
   put(record: BackgroundRunRecord): Promise<void> {
     return this.#store().putBackgroundRun(this.#namespace, record.runId, record);
   }
