@@ -29,7 +29,7 @@ export function createAnswerPath(parts: ClientParts): (input: AnswerInput) => Pr
     // With the questions a server keeps open unshown: answerable, and in the next batch.
     const pending = [
       ...shown,
-      ...unshownQuestions(running.entries(), input.threadId, shown, input.interruptId),
+      ...unshownQuestions(running.entriesOf(input.threadId), input.threadId, shown, input.interruptId),
     ];
     const interrupt = pending.find((candidate) => candidate.id === input.interruptId);
     if (!interrupt) {

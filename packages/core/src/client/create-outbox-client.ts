@@ -113,7 +113,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     onAnswered: () => {
       if (isLeader()) engine?.retryNetworkWaitsNow();
     },
-    waiting: () => isLeader() && outboxStore.getState().entries.some(waitsOnNetwork),
+    waiting: () => isLeader() && (engine?.openEntries().some(waitsOnNetwork) ?? false),
   });
   const runner = new ThreadRunner({
     http,

@@ -64,6 +64,16 @@ export class DeliveryEngine {
     return this.#book.sorted();
   }
 
+  /** The entries not final: what a check on every change reads, however many are settled. */
+  openEntries(): OutboxEntry[] {
+    return [...this.#book.open()];
+  }
+
+  /** One thread's entries, in no order. */
+  entriesOf(threadId: string): OutboxEntry[] {
+    return this.#book.ofThread(threadId);
+  }
+
   /** (Re)reads the namespace's entries from storage; does not send. */
   load(): Promise<void> {
     this.#heldStarted = undefined;

@@ -31,6 +31,9 @@ export class EntryBook {
    * change costs no sort and no pass over the other entries.
    */
   #sorted: readonly OutboxEntry[] = [];
+  /** The entries not final, and each thread's: what a per-answer check reads, whatever is settled. */
+  readonly #open = new Map<string, OutboxEntry>();
+  readonly #threads = new Map<string, Map<string, OutboxEntry>>();
   /** Per key, the last write queued: writes to one entry run one after another. */
   readonly #writing = new Map<string, Promise<unknown>>();
   /**
@@ -88,6 +91,30 @@ export class EntryBook {
     return this.#sorted;
   }
 
+  /** The entries not in a final state. */
+  open(): IterableIterator<OutboxEntry> {
+    return this.#open.values();
+  }
+
+  /** The entries of one thread. */
+  ofThread(threadId: string): OutboxEntry[] {
+    return [...(this.#threads.get(threadId)?.values() ?? [])];
+  }
+
+  #index(entry: OutboxEntry): void {
+    if (isFinalState(entry.state)) this.#open.delete(entry.key);
+    else this.#open.set(entry.key, entry);
+    const thread = this.#threads.get(entry.threadId) ?? new Map<string, OutboxEntry>();
+    this.#threads.set(entry.threadId, thread.set(entry.key, entry));
+  }
+
+  #unindex(entry: OutboxEntry): void {
+    this.#open.delete(entry.key);
+    const thread = this.#threads.get(entry.threadId);
+    thread?.delete(entry.key);
+    if (thread?.size === 0) this.#threads.delete(entry.threadId);
+  }
+
   /**
    * (Re)reads the namespace's entries from storage. Storage is the source of
    * truth, except for an entry another tab reported while the read was under
@@ -102,9 +129,13 @@ export class EntryBook {
   hold(stored: readonly OutboxEntry[]): void {
     const known = new Map(this.#entries);
     this.#entries.clear();
+    this.#open.clear();
+    this.#threads.clear();
     for (const entry of stored) {
       const mirrored = known.get(entry.key);
-      this.#entries.set(entry.key, mirrored && isNewer(mirrored, entry) ? mirrored : entry);
+      const held = mirrored && isNewer(mirrored, entry) ? mirrored : entry;
+      this.#entries.set(entry.key, held);
+      this.#index(held);
     }
     this.#sorted = [...this.#entries.values()].sort(compareEntries);
     this.#options.publish(this.#sorted);
@@ -114,14 +145,20 @@ export class EntryBook {
   holdMore(stored: readonly OutboxEntry[]): void {
     const added = stored.filter((entry) => !this.#entries.has(entry.key));
     if (added.length === 0) return;
-    for (const entry of added) this.#entries.set(entry.key, entry);
+    for (const entry of added) {
+      this.#entries.set(entry.key, entry);
+      this.#index(entry);
+    }
     this.#sorted = [...this.#entries.values()].sort(compareEntries);
     this.#options.publish(this.#sorted);
   }
 
   /** Holds `entry` (replacing its key's current one) and publishes the change. */
   set(entry: OutboxEntry): void {
+    const known = this.#entries.get(entry.key);
+    if (known) this.#unindex(known);
     this.#entries.set(entry.key, entry);
+    this.#index(entry);
     this.#sorted = withEntry(this.#sorted, entry);
     this.#options.publish(this.#sorted, entry.key, entry);
   }
@@ -131,6 +168,7 @@ export class EntryBook {
     const known = this.#entries.get(key);
     if (known === undefined) return false;
     this.#entries.delete(key);
+    this.#unindex(known);
     this.#sorted = withoutEntry(this.#sorted, known);
     this.#options.publish(this.#sorted, key);
     return true;
