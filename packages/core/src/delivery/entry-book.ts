@@ -31,7 +31,7 @@ export class EntryBook {
    * change costs no sort and no pass over the other entries.
    */
   #sorted: readonly OutboxEntry[] = [];
-  /** The entries not final, and each thread's: what a per-answer check reads, whatever is settled. */
+  /** The entries not final, and each thread's: what a check on every answer reads, not the settled rest. */
   readonly #open = new Map<string, OutboxEntry>();
   readonly #threads = new Map<string, Map<string, OutboxEntry>>();
   /** Per key, the last write queued: writes to one entry run one after another. */
@@ -92,8 +92,8 @@ export class EntryBook {
   }
 
   /** The entries not in a final state. */
-  open(): IterableIterator<OutboxEntry> {
-    return this.#open.values();
+  open(): OutboxEntry[] {
+    return [...this.#open.values()];
   }
 
   /** The entries of one thread. */
@@ -101,18 +101,15 @@ export class EntryBook {
     return [...(this.#threads.get(threadId)?.values() ?? [])];
   }
 
-  #index(entry: OutboxEntry): void {
-    if (isFinalState(entry.state)) this.#open.delete(entry.key);
-    else this.#open.set(entry.key, entry);
-    const thread = this.#threads.get(entry.threadId) ?? new Map<string, OutboxEntry>();
-    this.#threads.set(entry.threadId, thread.set(entry.key, entry));
-  }
-
-  #unindex(entry: OutboxEntry): void {
-    this.#open.delete(entry.key);
-    const thread = this.#threads.get(entry.threadId);
-    thread?.delete(entry.key);
-    if (thread?.size === 0) this.#threads.delete(entry.threadId);
+  /** Holds `entry` for `key`, or none, in the map and in the views above. */
+  #hold(key: string, entry?: OutboxEntry): void {
+    this.#threads.get(this.#entries.get(key)?.threadId ?? "")?.delete(key);
+    this.#open.delete(key);
+    this.#entries.delete(key);
+    if (!entry) return;
+    this.#entries.set(key, entry);
+    if (!isFinalState(entry.state)) this.#open.set(key, entry);
+    this.#threads.set(entry.threadId, (this.#threads.get(entry.threadId) ?? new Map()).set(key, entry));
   }
 
   /**
@@ -133,9 +130,7 @@ export class EntryBook {
     this.#threads.clear();
     for (const entry of stored) {
       const mirrored = known.get(entry.key);
-      const held = mirrored && isNewer(mirrored, entry) ? mirrored : entry;
-      this.#entries.set(entry.key, held);
-      this.#index(held);
+      this.#hold(entry.key, mirrored && isNewer(mirrored, entry) ? mirrored : entry);
     }
     this.#sorted = [...this.#entries.values()].sort(compareEntries);
     this.#options.publish(this.#sorted);
@@ -145,20 +140,14 @@ export class EntryBook {
   holdMore(stored: readonly OutboxEntry[]): void {
     const added = stored.filter((entry) => !this.#entries.has(entry.key));
     if (added.length === 0) return;
-    for (const entry of added) {
-      this.#entries.set(entry.key, entry);
-      this.#index(entry);
-    }
+    for (const entry of added) this.#hold(entry.key, entry);
     this.#sorted = [...this.#entries.values()].sort(compareEntries);
     this.#options.publish(this.#sorted);
   }
 
   /** Holds `entry` (replacing its key's current one) and publishes the change. */
   set(entry: OutboxEntry): void {
-    const known = this.#entries.get(entry.key);
-    if (known) this.#unindex(known);
-    this.#entries.set(entry.key, entry);
-    this.#index(entry);
+    this.#hold(entry.key, entry);
     this.#sorted = withEntry(this.#sorted, entry);
     this.#options.publish(this.#sorted, entry.key, entry);
   }
@@ -167,8 +156,7 @@ export class EntryBook {
   delete(key: string): boolean {
     const known = this.#entries.get(key);
     if (known === undefined) return false;
-    this.#entries.delete(key);
-    this.#unindex(known);
+    this.#hold(key);
     this.#sorted = withoutEntry(this.#sorted, known);
     this.#options.publish(this.#sorted, key);
     return true;

@@ -6,8 +6,8 @@ import { askForDeployment, makeClient, startHarness, until } from "./harness";
 
 // Counts what each per-answer scan reads: the cost of an answer, without a clock.
 const scanned = vi.hoisted(() => ({ waits: 0, unshown: 0 }));
-vi.mock("../../src/client/server-kind", async (original) => {
-  const real = await original<typeof import("../../src/client/server-kind")>();
+vi.mock("../../src/delivery/network-wait", async (original) => {
+  const real = await original<typeof import("../../src/delivery/network-wait")>();
   return {
     ...real,
     waitsOnNetwork: (...args: Parameters<typeof real.waitsOnNetwork>) => {
