@@ -29,13 +29,13 @@ export function createAnswerPath(parts: ClientParts): (input: AnswerInput) => Pr
     // With the questions a server keeps open unshown: answerable, and in the next batch.
     const pending = [
       ...shown,
-      ...unshownQuestions(running.entries(), input.threadId, shown, input.interruptId),
+      ...unshownQuestions(running.entriesOf(input.threadId), input.threadId, shown, input.interruptId),
     ];
     const interrupt = pending.find((candidate) => candidate.id === input.interruptId);
     if (!interrupt) {
       const existing = running
-        .entries()
-        .find((entry) => entry.threadId === input.threadId && entry.interruptId === input.interruptId);
+        .entriesOf(input.threadId)
+        .find((entry) => entry.interruptId === input.interruptId);
       if (existing && sameDecision(existing.decision, decision)) return existing;
       throw new OutboxError(
         ErrorKind.unknownInterrupt,
@@ -77,7 +77,7 @@ export function createAnswerPath(parts: ClientParts): (input: AnswerInput) => Pr
     const batch = siblings.length > 1 ? { interruptIds: siblings } : undefined;
     const key = deps.randomUUID();
     const runId = deps.randomUUID();
-    const now = batch ? afterEveryAnswerOf(batch, input.threadId, running.entries(), deps.now()) : deps.now();
+    const now = batch ? afterEveryAnswerOf(batch, running.entriesOf(input.threadId), deps.now()) : deps.now();
     const fresh = createEntry({
       key,
       namespace,
@@ -167,17 +167,12 @@ function recordedDecisionOf(entry: OutboxEntry): RecordedDecision {
  */
 function afterEveryAnswerOf(
   batch: { readonly interruptIds: readonly string[] },
-  threadId: string,
   entries: readonly OutboxEntry[],
   now: number,
 ): number {
   let latest = now;
   for (const entry of entries) {
-    if (
-      entry.threadId === threadId &&
-      batch.interruptIds.includes(entry.interruptId) &&
-      !isFinalState(entry.state)
-    )
+    if (batch.interruptIds.includes(entry.interruptId) && !isFinalState(entry.state))
       latest = Math.max(latest, entry.createdAt + 1);
   }
   return latest;

@@ -28,7 +28,7 @@ import {
   initialOutboxState,
   type OutboxState,
 } from "./outbox-state";
-import { ServerKindMachine, waitsOnNetwork } from "./server-kind";
+import { ServerKindMachine } from "./server-kind";
 import { readStorageAtStart } from "./start-read";
 import { TabSync } from "./tab-sync";
 import { threadHandles } from "./thread-handles";
@@ -113,7 +113,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     onAnswered: () => {
       if (isLeader()) engine?.retryNetworkWaitsNow();
     },
-    waiting: () => isLeader() && outboxStore.getState().entries.some(waitsOnNetwork),
+    waiting: () => isLeader() && engine?.networkWaits() === true,
   });
   const runner = new ThreadRunner({
     http,

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
 import { createStore } from "zustand/vanilla";
+import { waitsOnNetwork } from "../delivery/network-wait";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { OutboxEntry } from "../outbox/entry";
 import { type ConnectionState, initialConnectionState } from "./outbox-state";
-import { PROBE_CAP_MS, ServerKindMachine, waitsOnNetwork } from "./server-kind";
+import { PROBE_CAP_MS, ServerKindMachine } from "./server-kind";
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

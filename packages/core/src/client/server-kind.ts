@@ -1,6 +1,5 @@
 import type { StoreApi } from "zustand/vanilla";
 import { ErrorKind, isOutboxError } from "../errors/outbox-error";
-import { EntryState, type OutboxEntry } from "../outbox/entry";
 import type { OutboxStore } from "../outbox/outbox-store";
 import type { ServerKind } from "../outcome/delivery-signal";
 import { MetadataKey } from "../protocol";
@@ -30,11 +29,6 @@ export const CAPABILITY_READS_BEFORE_FALLBACK = 5;
 
 /** The widest window between two reads while an answer waits on the network: a server back is noticed within it. */
 export const PROBE_CAP_MS = 4_000;
-
-/** An answer that waits only because the network failed: what the server's return ends. */
-export function waitsOnNetwork(entry: OutboxEntry): boolean {
-  return entry.state === EntryState.retryWait && entry.lastError?.kind === ErrorKind.network;
-}
 
 /*
  * Which rules the server in front of us follows:

@@ -5,6 +5,7 @@ import type { DeliveryDeps, DeliveryEngineOptions } from "./delivery-options";
 import { DeliverySchedule } from "./delivery-schedule";
 import { EntryBook } from "./entry-book";
 import { loadSender, type SenderModule } from "./load-sender";
+import { waitsOnNetwork } from "./network-wait";
 import type { Sender } from "./sender";
 
 /*
@@ -62,6 +63,11 @@ export class DeliveryEngine {
   /** The namespace's entries, oldest first. A snapshot: later changes make a new array. */
   entries(): readonly OutboxEntry[] {
     return this.#book.sorted();
+  }
+
+  /** One thread's entries, in no order. */
+  entriesOf(threadId: string): OutboxEntry[] {
+    return this.#book.ofThread(threadId);
   }
 
   /** (Re)reads the namespace's entries from storage; does not send. */
@@ -158,6 +164,11 @@ export class DeliveryEngine {
     this.#schedule.stop();
   }
 
+  /** Some answer waits only on the network (a settled one never does: only the open ones are read). */
+  networkWaits(): boolean {
+    return this.#book.open().some(waitsOnNetwork);
+  }
+
   /**
    * The browser came back online or visible: entries that wait only because the
    * network failed go now, and stalled ones resume with a fresh budget. Entries
@@ -165,9 +176,8 @@ export class DeliveryEngine {
    * time: a hint never overrides the server.
    */
   retryNetworkWaitsNow(): void {
-    for (const entry of this.#book.values()) {
-      const networkWait = entry.state === EntryState.retryWait && entry.lastError?.kind === ErrorKind.network;
-      if (networkWait || (entry.state === EntryState.stalled && !entry.batch?.sendsWith)) {
+    for (const entry of this.#book.open()) {
+      if (waitsOnNetwork(entry) || (entry.state === EntryState.stalled && !entry.batch?.sendsWith)) {
         this.#track(this.retryNow(entry.key));
       }
     }

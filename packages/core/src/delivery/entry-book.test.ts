@@ -52,3 +52,31 @@ test("a change to an entry wiped meanwhile is not written and the book forgets i
   expect(await store.get(entry.key)).toBeUndefined();
   expect(book.get(entry.key)).toBeUndefined();
 });
+
+test("the open entries and each thread's follow every change: a load, a settle, a move, a delete", async () => {
+  const store = new MemoryStore();
+  const open = makeTestEntry({ threadId: "a" });
+  const settled = makeTestEntry({ threadId: "a", state: EntryState.applied });
+  await store.put(open);
+  await store.put(settled);
+  const book = bookOver(store);
+  await book.load();
+  const keys = (entries: Iterable<{ key: string }>) => [...entries].map((entry) => entry.key).sort();
+  expect(keys(book.open())).toEqual([open.key]);
+  expect(keys(book.ofThread("a"))).toEqual(keys([open, settled]));
+
+  const done = await book.commit(open.key, { type: "expired", at: LATER });
+  expect(done && keys([done])).toEqual([open.key]);
+  expect(keys(book.open())).toEqual([]);
+  expect(keys(book.ofThread("a"))).toEqual(keys([open, settled]));
+
+  // Another tab's newer copy, moved to another thread.
+  book.mirror({ ...settled, threadId: "b", revision: 1_000 });
+  expect(keys(book.ofThread("a"))).toEqual([open.key]);
+  expect(keys(book.ofThread("b"))).toEqual([settled.key]);
+  book.delete(settled.key);
+  expect(book.ofThread("b")).toEqual([]);
+  book.holdMore([makeTestEntry({ key: "late", threadId: "b" })]);
+  expect(keys(book.open())).toEqual(["late"]);
+  expect(keys(book.ofThread("b"))).toEqual(["late"]);
+});

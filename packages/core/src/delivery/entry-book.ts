@@ -31,6 +31,9 @@ export class EntryBook {
    * change costs no sort and no pass over the other entries.
    */
   #sorted: readonly OutboxEntry[] = [];
+  /** The entries not final, and each thread's: what a check on every answer reads, not the settled rest. */
+  readonly #open = new Map<string, OutboxEntry>();
+  readonly #threads = new Map<string, Map<string, OutboxEntry>>();
   /** Per key, the last write queued: writes to one entry run one after another. */
   readonly #writing = new Map<string, Promise<unknown>>();
   /**
@@ -88,6 +91,27 @@ export class EntryBook {
     return this.#sorted;
   }
 
+  /** The entries not in a final state. */
+  open(): OutboxEntry[] {
+    return [...this.#open.values()];
+  }
+
+  /** The entries of one thread. */
+  ofThread(threadId: string): OutboxEntry[] {
+    return [...(this.#threads.get(threadId)?.values() ?? [])];
+  }
+
+  /** Holds `entry` for `key`, or none, in the map and in the views above. */
+  #hold(key: string, entry?: OutboxEntry): void {
+    this.#threads.get(this.#entries.get(key)?.threadId ?? "")?.delete(key);
+    this.#open.delete(key);
+    this.#entries.delete(key);
+    if (!entry) return;
+    this.#entries.set(key, entry);
+    if (!isFinalState(entry.state)) this.#open.set(key, entry);
+    this.#threads.set(entry.threadId, (this.#threads.get(entry.threadId) ?? new Map()).set(key, entry));
+  }
+
   /**
    * (Re)reads the namespace's entries from storage. Storage is the source of
    * truth, except for an entry another tab reported while the read was under
@@ -102,9 +126,11 @@ export class EntryBook {
   hold(stored: readonly OutboxEntry[]): void {
     const known = new Map(this.#entries);
     this.#entries.clear();
+    this.#open.clear();
+    this.#threads.clear();
     for (const entry of stored) {
       const mirrored = known.get(entry.key);
-      this.#entries.set(entry.key, mirrored && isNewer(mirrored, entry) ? mirrored : entry);
+      this.#hold(entry.key, mirrored && isNewer(mirrored, entry) ? mirrored : entry);
     }
     this.#sorted = [...this.#entries.values()].sort(compareEntries);
     this.#options.publish(this.#sorted);
@@ -114,14 +140,14 @@ export class EntryBook {
   holdMore(stored: readonly OutboxEntry[]): void {
     const added = stored.filter((entry) => !this.#entries.has(entry.key));
     if (added.length === 0) return;
-    for (const entry of added) this.#entries.set(entry.key, entry);
+    for (const entry of added) this.#hold(entry.key, entry);
     this.#sorted = [...this.#entries.values()].sort(compareEntries);
     this.#options.publish(this.#sorted);
   }
 
   /** Holds `entry` (replacing its key's current one) and publishes the change. */
   set(entry: OutboxEntry): void {
-    this.#entries.set(entry.key, entry);
+    this.#hold(entry.key, entry);
     this.#sorted = withEntry(this.#sorted, entry);
     this.#options.publish(this.#sorted, entry.key, entry);
   }
@@ -130,7 +156,7 @@ export class EntryBook {
   delete(key: string): boolean {
     const known = this.#entries.get(key);
     if (known === undefined) return false;
-    this.#entries.delete(key);
+    this.#hold(key);
     this.#sorted = withoutEntry(this.#sorted, known);
     this.#options.publish(this.#sorted, key);
     return true;
