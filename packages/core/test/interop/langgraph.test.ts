@@ -219,7 +219,10 @@ describe.skipIf(unavailable !== undefined)("the real LangGraph AG-UI server (ag-
     client.dispose();
     const reloaded = open();
     await reloaded.start();
-    expect(reloaded.entryFor("lg-drop", interrupt.id)).toMatchObject({ key: entry.key, state: final.state });
+    // Settled verdicts are read once start() has resolved.
+    await expect
+      .poll(() => reloaded.entryFor("lg-drop", interrupt.id))
+      .toMatchObject({ key: entry.key, state: final.state });
     expect(answerKeys).toEqual([entry.key]);
   });
 
