@@ -12,6 +12,18 @@ import { backgroundReason, classifyBackgroundSignal } from "./classify-backgroun
 
 const RUN_FINISHED_REASON = "The background run finished.";
 
+const completedAt = (at: number, lastSeq: number): BackgroundRunAction => ({
+  type: "settled",
+  at,
+  verdict: BackgroundVerdict.completed,
+  rule: "background-completed",
+  reason: RUN_FINISHED_REASON,
+  error: null,
+  status: "completed",
+  lastSeq,
+  continuationToken: null,
+});
+
 /** What a 200 start or poll answer does to the record. */
 export function actionForResponse(
   response: BackgroundResponse,
@@ -20,17 +32,7 @@ export function actionForResponse(
   pollIntervalMs: number,
 ): BackgroundRunAction {
   if (response.status === "completed") {
-    return {
-      type: "settled",
-      at,
-      verdict: BackgroundVerdict.completed,
-      rule: "background-completed",
-      reason: RUN_FINISHED_REASON,
-      error: null,
-      status: response.status,
-      lastSeq,
-      continuationToken: null,
-    };
+    return completedAt(at, lastSeq);
   }
   if (response.status === "failed") {
     const failure: DeliverySignal = response.error
@@ -84,17 +86,7 @@ export function actionForTerminal(
 ): BackgroundRunAction {
   const event = EventMiniSchema.safeParse(terminal);
   if (event.success && event.data.type === "RUN_FINISHED") {
-    return {
-      type: "settled",
-      at,
-      verdict: BackgroundVerdict.completed,
-      rule: "background-completed",
-      reason: RUN_FINISHED_REASON,
-      error: null,
-      status: "completed",
-      lastSeq,
-      continuationToken: null,
-    };
+    return completedAt(at, lastSeq);
   }
   const failure: DeliverySignal =
     event.success && event.data.type === "RUN_ERROR"
