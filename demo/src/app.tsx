@@ -1,8 +1,9 @@
 import { createOutboxClient, EntryState, type OutboxClient, type OutboxEntry } from "@agui-outbox/core";
 import { backgroundRuns } from "@agui-outbox/core/background";
 import { OutboxProvider } from "@agui-outbox/react";
+import { OutboxDevtools } from "@agui-outbox/react/devtools";
 import { QueryClient } from "@tanstack/react-query";
-import { lazy, type ReactNode, Suspense, useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { type ReactNode, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { BackgroundRunsPanel } from "./components/background-runs-panel";
 import { ChaosPanel } from "./components/chaos-panel";
 import { ChatThread } from "./components/chat-thread";
@@ -15,10 +16,6 @@ import { OfflineSwitch } from "./offline-switch";
 import { currentThreadId, rememberThreadId, startNewThread } from "./thread-id";
 
 const AGENT_URL = "/agent";
-// The outbox inspector, in a chunk of its own: an app ships it only where it imports it.
-const OutboxDevtools = lazy(() =>
-  import("@agui-outbox/react/devtools").then((module) => ({ default: module.OutboxDevtools })),
-);
 const offline = new OfflineSwitch();
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1 } } });
 
@@ -144,9 +141,7 @@ export function App(): ReactNode {
               <BackgroundRunsPanel />
               <LedgerPanel />
               <ChaosPanel />
-              <Suspense fallback={null}>
-                <OutboxDevtools />
-              </Suspense>
+              <OutboxDevtools />
             </aside>
           </main>
         </OutboxProvider>
