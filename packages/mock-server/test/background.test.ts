@@ -210,6 +210,7 @@ test("state survives a crash: a crash during submission, restart, re-poll delive
   const first = await start(options);
   const { started, asked, held } = await startApproved(first, "t-crash");
   await addFaults(first, [{ point: "background-submit", action: "crash" }]);
+  // The server dies mid-request: the poll fails with it.
   await poll(first, held).catch(() => undefined);
   await first.crashed;
 
@@ -238,6 +239,7 @@ test("a crash mid-tool: after the restart the re-poll reports INDETERMINATE and 
   const started = await startBackground(first, "t-crash-mid");
   const { asked, interruptId } = await pollToQuestion(first, started.continuationToken ?? "");
   await addFaults(first, [{ point: "mid-tool", action: "crash" }]);
+  // The server dies inside the tool: the answer's request fails with it.
   await answer(first, "t-crash-mid", interruptId).catch(() => undefined);
   await first.crashed;
 

@@ -55,7 +55,8 @@ test("an answer reads the open entries and its thread's, not every settled one",
   scanned.waits = 0;
   scanned.unshown = 0;
   const entry = await client.answer({ threadId: "t-cost", interruptId: interrupt.id, approved: true });
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  // The send starts after this task: its first write is where the checks have run.
+  await until(() => client.entryFor("t-cost", interrupt.id)?.state !== "queued", "the send to begin");
 
   expect(entry.state).toBe("queued");
   // One open entry (the answer) for each check of the network waits; none settled.
