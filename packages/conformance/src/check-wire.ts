@@ -174,6 +174,24 @@ export async function executions(target: CheckTarget, threadId: string): Promise
   return (await target.ledger()).filter((execution) => execution.threadId === threadId).length;
 }
 
+/**
+ * The executions of a run whose connection was cut: a server may go on with the run after
+ * the cut, so the ledger is read again until it shows one, for at most `withinMs`.
+ */
+export async function executionsAfterCut(
+  target: CheckTarget,
+  threadId: string,
+  withinMs = 5_000,
+): Promise<number> {
+  const deadline = Date.now() + withinMs;
+  let count = await executions(target, threadId);
+  while (count === 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    count = await executions(target, threadId);
+  }
+  return count;
+}
+
 /** The executions as an observation's words, where the verdict does not rest on them. */
 export async function executionsSeen(target: CheckTarget, threadId: string): Promise<string> {
   if (target.ledger === undefined) return "executions not observed";

@@ -16,6 +16,7 @@ import {
   type CheckTarget,
   codeOf,
   executions,
+  executionsAfterCut,
   executionsSeen,
   finished,
   hydrate,
@@ -176,7 +177,7 @@ export const CONTRACT_CHECKS: readonly ContractCheck[] = [
         afterEvents: 2,
       });
       const again = await post(target, input, key);
-      const count = await executions(target, asked.threadId);
+      const count = await executionsAfterCut(target, asked.threadId);
       return {
         pass: count === 1,
         observed: `retry ${finished(again) ? "finished" : codeOf(again)}, ${count} execution(s)`,
