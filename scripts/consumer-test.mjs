@@ -1,5 +1,5 @@
 // Consumer tests: the packages as an app installs them from npm, outside this workspace.
-// Builds and packs @agui-outbox/core and @agui-outbox/react (and @agui-outbox/conformance,
+// Builds and packs @agui-outbox/core, @agui-outbox/background and @agui-outbox/react (and @agui-outbox/conformance,
 // run with npx against the mock: scripts/consumer-conformance.mjs), checks the tarballs
 // (contents, publint, arethetypeswrong), installs them into fresh apps in a temp dir,
 // imports every entry from Node (SSR-safe), type-checks a consumer under NodeNext and
@@ -26,7 +26,7 @@ const mockPort = Number(process.env.CONSUMER_MOCK_PORT ?? (await freePort()));
 /** The port of the `index`th app's preview. */
 const appPort = async (index) =>
   process.env.CONSUMER_APP_PORT ? Number(process.env.CONSUMER_APP_PORT) + index : await freePort();
-const PACKAGES = ["core", "react"];
+const PACKAGES = ["core", "background", "react"];
 // The launch recipe of e2e/chromium.ts (Debian's Chromium, no network chatter).
 const chromiumExecutablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const chromiumArgs = [
@@ -142,24 +142,29 @@ if (root) createRoot(root).render(<StrictMode><OutboxProvider client={client}><A
 `;
 
 // Every entry, from a TypeScript consumer: values and types.
-const CONSUMER_TS = `import { createOutboxClient, EntryState, loadAnswerValidator, type OutboxEntry } from "@agui-outbox/core";
+const CONSUMER_TS = `import { type BackgroundRunRecord, backgroundRuns } from "@agui-outbox/background";
+import { createOutboxClient, EntryState, loadAnswerValidator, type OutboxEntry } from "@agui-outbox/core";
 import { AgentRoute, type Message } from "@agui-outbox/core/protocol";
 import { InMemoryLockManager } from "@agui-outbox/core/testing";
 import { checkAnswer } from "@agui-outbox/core/validator";
 import { verdictTableMarkdown } from "@agui-outbox/core/verdict-table";
-import { DefaultApprovalCard, OutboxProvider, useApproval, type UseThreadResult } from "@agui-outbox/react";
+import { DefaultApprovalCard, OutboxProvider, useApproval, useBackgroundRuns, type UseThreadResult } from "@agui-outbox/react";
 import { inspectorReport, OutboxDevtools } from "@agui-outbox/react/devtools";
 
 const state: OutboxEntry["state"] = EntryState.applied;
 const message: Message | undefined = undefined;
 const thread: UseThreadResult | undefined = undefined;
+const background = backgroundRuns();
+export const client = createOutboxClient({ url: "/agent", namespace: "consumer", plugins: [background] });
+export const useRuns = (): readonly BackgroundRunRecord[] => useBackgroundRuns(background).runs;
 export const used = [createOutboxClient, loadAnswerValidator, AgentRoute, InMemoryLockManager, checkAnswer,
   verdictTableMarkdown, DefaultApprovalCard, OutboxProvider, useApproval, OutboxDevtools, inspectorReport, state,
   message, thread];
 `;
 
 const NODE_IMPORTS = `const entries = ["@agui-outbox/core", "@agui-outbox/core/protocol", "@agui-outbox/core/validator",
-  "@agui-outbox/core/testing", "@agui-outbox/core/verdict-table", "@agui-outbox/react", "@agui-outbox/react/devtools"];
+  "@agui-outbox/core/testing", "@agui-outbox/core/verdict-table", "@agui-outbox/background", "@agui-outbox/react",
+  "@agui-outbox/react/devtools"];
 for (const entry of entries) {
   const module = await import(entry);
   if (Object.keys(module).length === 0) throw new Error(entry + " has no exports");
@@ -198,6 +203,7 @@ function writeApp(name, tarballs) {
       private: true,
       type: "module",
       dependencies: {
+        "@agui-outbox/background": `file:${tarballs.background}`,
         "@agui-outbox/core": `file:${tarballs.core}`,
         "@agui-outbox/react": `file:${tarballs.react}`,
         "@tanstack/react-query": "5.108.4",
@@ -308,7 +314,7 @@ async function answerInBrowser(browser, name, port) {
 async function main() {
   console.log(`consumer tests in ${work}`);
   const tarballs = {};
-  await check("both packages build (tsdown)", () =>
+  await check("the packages build (tsdown)", () =>
     Promise.all(PACKAGES.map((name) => exec(bin("tsdown"), [], { cwd: `${repo}packages/${name}` }))),
   );
   await check("npm pack ships only dist/, README.md, LICENSE and package.json", async () => {
@@ -345,7 +351,7 @@ async function main() {
       }),
     ),
   );
-  await check("publint --strict and attw (ESM only) are clean for both tarballs", () =>
+  await check("publint --strict and attw (ESM only) are clean for every tarball", () =>
     Promise.all(
       Object.values(tarballs).flatMap((tarball) => [
         exec(bin("publint"), [tarball, "--strict"]).then((output) => {

@@ -78,6 +78,7 @@ function readJson(path) {
 
 check("type check (tsc -b)", bin("tsc"), ["-b"]);
 check("type check of the core's tests", bin("tsc"), ["-p", "packages/core/tsconfig.test.json"]);
+check("type check of the background's tests", bin("tsc"), ["-p", "packages/background/tsconfig.test.json"]);
 check("type check of the agent's tests", bin("tsc"), ["-p", "packages/agent/tsconfig.test.json"]);
 check("lint (biome)", bin("biome"), ["check", "."]);
 

@@ -1,5 +1,5 @@
+import { type BackgroundRunsPlugin, backgroundRuns } from "@agui-outbox/background";
 import { createOutboxClient, EntryState, type OutboxClient, type OutboxEntry } from "@agui-outbox/core";
-import { backgroundRuns } from "@agui-outbox/core/background";
 import { OutboxProvider } from "@agui-outbox/react";
 import { OutboxDevtools } from "@agui-outbox/react/devtools";
 import { QueryClient } from "@tanstack/react-query";
@@ -19,32 +19,38 @@ const AGENT_URL = "/agent";
 const offline = new OfflineSwitch();
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1 } } });
 
+interface DemoClient {
+  readonly client: OutboxClient;
+  readonly background: BackgroundRunsPlugin;
+}
+
 /**
- * One client per signed-in user (the outbox namespace). Created in an effect so
- * a user switch disposes the old one, and React's double effects in
- * development never leave a disposed client on screen.
+ * One client per signed-in user (the outbox namespace), with its background runs.
+ * Created in an effect so a user switch disposes the old one, and React's double
+ * effects in development never leave a disposed client on screen.
  */
-function useDemoClient(user: string | null): OutboxClient | null {
-  const [client, setClient] = useState<OutboxClient | null>(null);
+function useDemoClient(user: string | null): DemoClient | null {
+  const [demo, setDemo] = useState<DemoClient | null>(null);
   useEffect(() => {
     if (user === null) return;
+    const background = backgroundRuns();
     const created = createOutboxClient({
       url: AGENT_URL,
       namespace: `demo:${user}`,
       dbName: "agui-outbox-demo",
-      backgroundRuns: backgroundRuns(),
+      plugins: [background],
       // The mock server's `identify` reads it: each demo user's threads and runs are theirs alone.
       // A real app sends its session (a cookie, a token) and its server verifies it.
       headers: () => ({ "x-demo-user": user }),
       deps: { fetch: offline.fetch, online: offline.online },
     });
-    setClient(created);
+    setDemo({ client: created, background });
     return () => {
       created.dispose();
-      setClient(null);
+      setDemo(null);
     };
   }, [user]);
-  return client;
+  return demo;
 }
 
 const NO_ENTRIES: readonly OutboxEntry[] = [];
@@ -78,7 +84,8 @@ function signedOutText(keptBy: { user: string; count: number } | null | undefine
 export function App(): ReactNode {
   const [user, setUser] = useState(currentUser);
   const [threadId, setThreadId] = useState(currentThreadId);
-  const client = useDemoClient(user);
+  const demo = useDemoClient(user);
+  const client = demo?.client ?? null;
   const unsent = useUnsentAnswers(client);
   // Set at sign-out: null when the answers were wiped; undefined after a reload (not known).
   const [keptBy, setKeptBy] = useState<{ user: string; count: number } | null | undefined>(undefined);
@@ -125,20 +132,20 @@ export function App(): ReactNode {
             {signedOutText(keptBy)}
           </p>
         </main>
-      ) : client ? (
+      ) : demo ? (
         <OutboxProvider
           key={user}
-          client={client}
+          client={demo.client}
           url={AGENT_URL}
           queryClient={queryClient}
           fetch={offline.fetch}
         >
           <ConnectionIndicator />
           <main className="columns">
-            <ChatThread key={threadId} threadId={threadId} />
+            <ChatThread key={threadId} threadId={threadId} background={demo.background} />
             <aside className="side">
               <OutboxTray />
-              <BackgroundRunsPanel />
+              <BackgroundRunsPanel background={demo.background} />
               <LedgerPanel />
               <ChaosPanel />
               <OutboxDevtools />

@@ -6,9 +6,9 @@ export default defineConfig(
     index: "src/index.ts",
     protocol: "src/protocol/public.ts",
     validator: "src/answer/validate-answer.ts",
-    "background-runs": "src/background-runs.ts",
     sealing: "src/sealing.ts",
     testing: "src/testing/index.ts",
     "verdict-table": "src/verdict-table.ts",
+    internal: "src/internal.ts",
   }),
 );

@@ -1,4 +1,4 @@
-import { isFinalBackgroundVerdict } from "@agui-outbox/core";
+import { type BackgroundRunsPlugin, isFinalBackgroundVerdict } from "@agui-outbox/background";
 import { useBackgroundRuns } from "@agui-outbox/react";
 import type { ReactNode } from "react";
 
@@ -6,8 +6,8 @@ import type { ReactNode } from "react";
 const WAITING = "waiting for your answer to its question.";
 
 /** Background runs and what became of them; a reload picks them up where they were. */
-export function BackgroundRunsPanel(): ReactNode {
-  const { runs, retryNow, discard } = useBackgroundRuns();
+export function BackgroundRunsPanel(props: { background: BackgroundRunsPlugin }): ReactNode {
+  const { runs, retryNow, discard } = useBackgroundRuns(props.background);
   return (
     <section className="panel" aria-labelledby="background-title">
       <h2 id="background-title">Background runs</h2>

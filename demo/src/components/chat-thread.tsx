@@ -1,3 +1,4 @@
+import type { BackgroundRunsPlugin } from "@agui-outbox/background";
 import type { Message } from "@agui-outbox/core/protocol";
 import {
   ApprovalList,
@@ -45,9 +46,9 @@ function failureText(run: { code: string | null; message: string }): string {
 }
 
 /** The conversation, its open questions, and the box to write in. */
-export function ChatThread(props: { threadId: string }): ReactNode {
+export function ChatThread(props: { threadId: string; background: BackgroundRunsPlugin }): ReactNode {
   const thread = useThread(props.threadId);
-  const background = useBackgroundRuns();
+  const background = useBackgroundRuns(props.background);
   // A server without the contract's background routes cannot serve a background run: say so up front.
   const capabilities = useCapabilities();
   const backgroundSupported = capabilities.data?.recovery?.background !== undefined;

@@ -4,7 +4,6 @@
  * pictures depend on nothing but the code (no network, no timers, no clock).
  */
 import type {
-  BackgroundApi,
   ConnectionState,
   OutboxClient,
   OutboxEntry,
@@ -44,12 +43,6 @@ export function frozenClient(input: FrozenClientInput): OutboxClient {
       { threadId: state.threadId, store: fixed(state), send: nothing, hydrate: nothing },
     ]),
   );
-  const background: BackgroundApi = {
-    runs: fixed({ runs: [] }),
-    start: async () => refuse(),
-    retryNow: nothing,
-    discard: nothing,
-  };
   return {
     url: "/agent",
     namespace: "gallery",
@@ -70,6 +63,5 @@ export function frozenClient(input: FrozenClientInput): OutboxClient {
     resumeAfterAuth: nothing,
     clear: nothing,
     dispose: () => {},
-    background,
   };
 }

@@ -15,15 +15,7 @@ export { findProposedCall, type ProposedCall } from "./approval/proposed-call";
 // loaded on demand (loadAnswerValidator), and a static re-export here would keep it in
 // the initial chunk of some bundlers even when unused.
 export {
-  type BackgroundRunRecord,
-  type BackgroundRunsState,
-  BackgroundVerdict,
-  isFinalBackgroundVerdict,
-  type StartBackgroundRunInput,
-} from "./background/index";
-export {
   type AnswerInput,
-  type BackgroundApi,
   createOutboxClient,
   type OutboxClient,
   type OutboxClientOptions,
@@ -33,6 +25,7 @@ export {
 export { defaultDeps, type FetchLike, type OutboxDeps, type Signal, type Timers } from "./client/deps";
 export { type EntryEvent, watchEntries } from "./client/entry-events";
 export type { ConnectionState, LinkState, OutboxState } from "./client/outbox-state";
+export type { OutboxPlugin, PluginContext, PluginHooks } from "./client/plugins";
 export { unshownQuestions } from "./client/unshown-questions";
 export { ErrorKind, isOutboxError, OutboxError, type OutboxErrorOptions } from "./errors/outbox-error";
 export { type BatchProgress, batchProgress } from "./outbox/batch-progress";

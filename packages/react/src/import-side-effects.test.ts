@@ -10,7 +10,7 @@ test("importing every entry leaves zod's configuration, listeners and storage al
   vi.stubGlobal("addEventListener", addEventListener);
   const open = vi.spyOn(globalThis.indexedDB, "open");
   await import("@agui-outbox/core");
-  await import("@agui-outbox/core/background");
+  await import("@agui-outbox/background");
   await import("@agui-outbox/core/validator");
   await import("@agui-outbox/react");
   await import("@agui-outbox/core/protocol");

@@ -40,7 +40,11 @@ export {
 } from "./use-approval";
 export { type ApprovalFormModel, useApprovalForm } from "./use-approval-form";
 export { useApprovals } from "./use-approvals";
-export { type UseBackgroundRunsResult, useBackgroundRuns } from "./use-background-runs";
+export {
+  type BackgroundRunsSource,
+  type UseBackgroundRunsResult,
+  useBackgroundRuns,
+} from "./use-background-runs";
 export { type Capabilities, useCapabilities } from "./use-capabilities";
 export { useConnection } from "./use-connection";
 export { useEntryEvents } from "./use-entry-events";

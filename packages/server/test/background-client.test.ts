@@ -2,9 +2,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { IDBFactory } from "fake-indexeddb";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { BackgroundRunRecord } from "../../core/src/background/index";
-import { backgroundRuns } from "../../core/src/background-runs";
-import type { OutboxClient } from "../../core/src/client/create-outbox-client";
+import {
+  type BackgroundRunRecord,
+  type BackgroundRunsPlugin,
+  backgroundRuns,
+} from "../../background/src/index";
 import { MemoryStore as OutboxMemoryStore } from "../../core/src/outbox/memory-store";
 import { createIsolatedClient } from "../../core/src/testing/isolated-client";
 import { type ContractServer, createContractServer, MemoryStore } from "../src/index";
@@ -41,20 +43,20 @@ afterAll(async () => {
 });
 
 function reaches(
-  client: OutboxClient,
+  background: BackgroundRunsPlugin,
   runId: string,
   verdicts: readonly string[],
 ): Promise<BackgroundRunRecord> {
   return new Promise((resolve, reject) => {
     const check = () => {
-      const run = client.background.runs.getState().runs.find((candidate) => candidate.runId === runId);
+      const run = background.runs.getState().runs.find((candidate) => candidate.runId === runId);
       if (run && verdicts.includes(run.verdict)) {
         stop();
         clearTimeout(timer);
         resolve(run);
       }
     };
-    const stop = client.background.runs.subscribe(check);
+    const stop = background.runs.subscribe(check);
     const timer = setTimeout(() => {
       stop();
       reject(new Error(`the background run never reached ${verdicts.join(" or ")}`));
@@ -66,28 +68,30 @@ function reaches(
 test("the SDK's background client on the library: a failed submission, a reload, the stored result resubmitted; the tool ran once", async () => {
   const indexedDB = new IDBFactory();
   const storage = new OutboxMemoryStore();
-  const open = () =>
+  const open = (background: BackgroundRunsPlugin) =>
     createIsolatedClient({
       url: `${url}/agent`,
       namespace: "user-1",
       dbName: "outbox-test",
       retry: { backoff: { baseMs: 20, capMs: 200 } },
       storage,
-      backgroundRuns: backgroundRuns(),
+      plugins: [background],
       indexedDB,
     });
-  const first = open();
+  const background = backgroundRuns();
+  const first = open(background);
   await first.start();
   faults.arm("t-bg", "background-submit", "status");
-  const run = await first.background.start({ threadId: "t-bg", text: "please deploy to prod" });
-  await reaches(first, run.runId, ["retry_wait"]);
+  const run = await background.start({ threadId: "t-bg", text: "please deploy to prod" });
+  await reaches(background, run.runId, ["retry_wait"]);
   expect(await ledger.entries("t-bg")).toHaveLength(1);
   first.dispose();
 
-  const next = open();
+  const resumed = backgroundRuns();
+  const next = open(resumed);
   try {
     await next.start();
-    const final = await reaches(next, run.runId, ["completed", "lost", "needs_user"]);
+    const final = await reaches(resumed, run.runId, ["completed", "lost", "needs_user"]);
     expect(final.verdict).toBe("completed");
     const messages = next.thread("t-bg").store.getState().messages;
     expect(messages.some((m) => m.role === "assistant" && m.content === "Done: deployed to prod")).toBe(true);

@@ -42,7 +42,7 @@ export function clientCommands(init: ClientParts): ClientCommands {
       init.connection.setState({ link: { name: "connected", serverKind: init.kind.current() } });
       if (isLeader()) {
         await engine.resumeAfterAuth();
-        await init.background.resumeAfterAuth();
+        await init.plugins.resumeAfterAuth();
       } else {
         tabs.broadcast({ type: "request", request: { kind: "resume-after-auth" } });
       }

@@ -5,11 +5,11 @@ import type { TabCoordinator } from "../tabs/tab-coordinator";
 import type { ThreadRegistry } from "../thread/thread-registry";
 import type { ThreadRunner } from "../thread/thread-runner";
 import type { AgentHttp } from "../transport/agent-http";
-import type { BackgroundRunner } from "./background-plugin";
 import type { OutboxClientOptions } from "./client-types";
 import type { OutboxDeps } from "./deps";
 import type { ErrorSink } from "./error-sink";
 import type { ConnectionState, OutboxState } from "./outbox-state";
+import type { AttachedPlugins } from "./plugins";
 import type { ServerKindMachine } from "./server-kind";
 import type { TabSync } from "./tab-sync";
 
@@ -34,7 +34,7 @@ export interface ClientParts {
   readonly outbox: StoreApi<OutboxState>;
   readonly connection: StoreApi<ConnectionState>;
   readonly sink: ErrorSink;
-  readonly background: BackgroundRunner;
+  readonly plugins: AttachedPlugins;
   readonly tabs: TabCoordinator;
   readonly tabSync: TabSync;
   /** Keys of the entries this tab wrote: with two answers to one interrupt, its cards show its own. */

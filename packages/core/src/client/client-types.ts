@@ -1,13 +1,12 @@
-import type { BackgroundRunRecord, BackgroundRunsState, StartBackgroundRunInput } from "../background/index";
 import type { OutboxEntry } from "../outbox/entry";
 import type { OutboxStore } from "../outbox/outbox-store";
 import type { PlanRetryOptions } from "../retry/plan-retry";
 import type { SealingPlugin } from "../sealing/sealing-plugin";
 import type { ReadonlyStore } from "../thread/thread-registry";
 import type { ThreadState } from "../thread/thread-state";
-import type { BackgroundRunsPlugin } from "./background-plugin";
 import type { OutboxDeps } from "./deps";
 import type { ConnectionState, OutboxState } from "./outbox-state";
+import type { OutboxPlugin } from "./plugins";
 
 export interface OutboxClientOptions {
   /** The agent endpoint, for example `"/agent"` or `"https://api.example.com/agent"`. */
@@ -53,12 +52,11 @@ export interface OutboxClientOptions {
    */
   readonly requestPersistence?: boolean;
   /**
-   * Background runs (`client.background`): `backgroundRuns()` from
-   * `@agui-outbox/core/background`. Without it `client.background.runs` stays empty
-   * and `start()` rejects with `background_runs_disabled`.
-   * @default undefined (no background runs)
+   * Add-ons the client drives, e.g. background runs: `backgroundRuns()` from
+   * `@agui-outbox/background`.
+   * @default []
    */
-  readonly backgroundRuns?: BackgroundRunsPlugin;
+  readonly plugins?: readonly OutboxPlugin[];
   /**
    * Answers sealed at rest with the signed-in user's key: `sealAnswers()` from
    * `@agui-outbox/core/sealing`, then `setKey(key)` after sign-in. Applies to
@@ -133,13 +131,4 @@ export interface OutboxClient {
   clear(namespace?: string): Promise<void>;
   /** Stops sending and closes storage. Entries stay durable. */
   dispose(): void;
-  readonly background: BackgroundApi;
-}
-
-/** Long-running runs polled with a continuation token that survives reloads. */
-export interface BackgroundApi {
-  readonly runs: ReadonlyStore<BackgroundRunsState>;
-  start(input: StartBackgroundRunInput): Promise<BackgroundRunRecord>;
-  retryNow(runId: string): Promise<void>;
-  discard(runId: string): Promise<void>;
 }

@@ -8,11 +8,11 @@ import { DEFAULT_MAX_EVENT_BYTES } from "../stream/read-event-stream";
 import { DEFAULT_STALL_TIMEOUT_MS } from "../stream/watchdog";
 import { createEntryChangeTracker } from "../tabs/entry-changes";
 import { createTabCoordinator } from "../tabs/tab-coordinator";
+import type { TabMessage } from "../tabs/tab-message";
 import { readonlyStore, ThreadRegistry } from "../thread/thread-registry";
 import { ThreadRunner } from "../thread/thread-runner";
 import { AgentHttp } from "../transport/agent-http";
 import { createAnswerPath } from "./answer-path";
-import { backgroundApi, createBackgroundRunner } from "./background-api";
 import { clientCommands } from "./client-commands";
 import { createClientEngine } from "./client-engine";
 import type { ClientParts, StartedClient } from "./client-parts";
@@ -28,6 +28,7 @@ import {
   initialOutboxState,
   type OutboxState,
 } from "./outbox-state";
+import { attachPlugins } from "./plugins";
 import { ServerKindMachine } from "./server-kind";
 import { readStorageAtStart } from "./start-read";
 import { TabSync } from "./tab-sync";
@@ -37,7 +38,6 @@ import { rescanStorage, watchOnlineAndVisible } from "./wake-ups";
 export { sameDecision } from "../answer/decision";
 export type {
   AnswerInput,
-  BackgroundApi,
   OutboxClient,
   OutboxClientOptions,
   ThreadHandle,
@@ -128,12 +128,21 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       if (kind.known() && seen !== (kind.current() === "contract")) kind.contradicted(SERVER_CHANGED);
     },
   });
-  const background = createBackgroundRunner(
-    options,
-    { namespace, url, deps, threads, http, runner },
-    () => store,
-  );
   const isLeader = () => tabs.state.leader;
+  const broadcast = (message: TabMessage) => tabs.broadcast(message);
+  const plugins = attachPlugins(options, {
+    namespace,
+    url,
+    deps,
+    threads,
+    http,
+    runner,
+    lifecycle,
+    store: () => store,
+    start,
+    isLeader,
+    broadcast,
+  });
   const tabSync = new TabSync({
     lifecycle,
     sink,
@@ -141,9 +150,9 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     changes: createEntryChangeTracker(),
     engine: () => engine,
     store: () => store,
-    background,
+    plugins,
     isLeader,
-    broadcast: (message) => tabs.broadcast(message),
+    broadcast,
   });
   const leadership = new Leadership({
     deps,
@@ -151,7 +160,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     lifecycle,
     sink,
     engine: () => engine,
-    background,
+    plugins,
     isLeader,
   });
   const tabs = createTabCoordinator({
@@ -175,7 +184,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     outbox: outboxStore,
     connection: connectionStore,
     sink,
-    background,
+    plugins,
     tabs,
     tabSync,
     ownKeys: new Set<string>(),
@@ -229,7 +238,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     engine = running;
     const [cached] = await Promise.all([
       readStorageAtStart({ namespace, store: opened.store, engine: running, kind, now: deps.now, isLeader }),
-      background.resumeAll(),
+      plugins.resumeAll(),
     ]);
     lifecycle.signal.throwIfAborted();
     outboxStore.setState({ ready: true });
@@ -257,7 +266,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
         if (isLeader()) rescan();
         else if (engine) sink.track(engine.load(), ErrorSource.storage);
       },
-      seed: () => ({ entries: engine?.entries() ?? [], backgroundRuns: background.runs.getState().runs }),
+      seed: () => ({ entries: engine?.entries() ?? [], backgroundRuns: plugins.records() }),
     });
   }
 
@@ -277,7 +286,6 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     url: http.url,
     namespace,
     outbox: readonlyStore(outboxStore),
-    background: backgroundApi(background, tabs, start, lifecycle),
     connection: readonlyStore(connectionStore),
     start,
     thread: threadHandles(threads, runner, start),
@@ -289,7 +297,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       sink.track(tabs.stop(), ErrorSource.tabs);
       leadership.stop();
       engine?.deactivate();
-      background.dispose();
+      plugins.dispose();
       runner.dispose();
       connectionStore.setState({ link: { name: "stopped" }, leader: false });
     },

@@ -1,15 +1,16 @@
 import { IDBFactory } from "fake-indexeddb";
 import { expect, test } from "vitest";
+import { createStore } from "zustand/vanilla";
 import { makeTestEntry } from "../../test/support/test-entry";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import { EntryState } from "../outbox/entry";
 import { MemoryStore } from "../outbox/memory-store";
 import type { ChannelLike } from "../tabs/channel";
 import type { LockManagerLike } from "../tabs/lock-manager";
-import { withoutBackgroundRuns } from "./background-plugin";
 import type { OutboxClientOptions } from "./client-types";
 import { createOutboxClient } from "./create-outbox-client";
 import type { OutboxDeps, Signal } from "./deps";
+import type { PluginHooks } from "./plugins";
 
 /*
  * `dispose()` at each await of `start()`: the step start waits on is held by
@@ -247,15 +248,18 @@ test("disposed while the open entries are read apart (a store without one-transa
 
 test("disposed while background runs are resumed at start: the client never says ready", async () => {
   const resumed = deferred();
-  const harness = setup(new MemoryStore(), {}, false, {
-    backgroundRuns: (options) => ({
-      ...withoutBackgroundRuns(options),
-      resumeAll: async () => {
-        await resumed.promise;
-        return [];
-      },
-    }),
-  });
+  const idle = async () => {};
+  const hooks: PluginHooks = {
+    runs: createStore(() => ({ runs: [] })),
+    resumeAll: () => resumed.promise,
+    resumeAfterAuth: idle,
+    activate: () => {},
+    deactivate: () => {},
+    drain: idle,
+    reset: idle,
+    dispose: () => {},
+  };
+  const harness = setup(new MemoryStore(), {}, false, { plugins: [{ attach: () => hooks }] });
   await nextTurn();
   expect(harness.client.outbox.getState().ready).toBe(false);
   await disposeThenRelease(harness, resumed.resolve);

@@ -2,11 +2,11 @@ import type { StoreApi } from "zustand/vanilla";
 import type { DeliveryEngine } from "../delivery/delivery-engine";
 import { ErrorKind, isOutboxError } from "../errors/outbox-error";
 import { backoffDelay } from "../retry/backoff";
-import type { BackgroundRunner } from "./background-plugin";
 import type { OutboxDeps } from "./deps";
 import { type ErrorSink, ErrorSource } from "./error-sink";
 import type { Lifecycle } from "./lifecycle";
 import type { ConnectionState } from "./outbox-state";
+import type { AttachedPlugins } from "./plugins";
 
 export interface LeadershipOptions {
   readonly deps: OutboxDeps;
@@ -14,7 +14,7 @@ export interface LeadershipOptions {
   readonly lifecycle: Lifecycle;
   readonly sink: ErrorSink;
   readonly engine: () => DeliveryEngine | undefined;
-  readonly background: BackgroundRunner;
+  readonly plugins: AttachedPlugins;
   /** The tab still holds the lock. */
   readonly isLeader: () => boolean;
 }
@@ -22,7 +22,7 @@ export interface LeadershipOptions {
 /*
  * Leadership changes run one after another, so a quick loss never races a takeover:
  *
- *   granted ─▶ (ready) ─▶ [re-read entries] ─▶ activate delivery + background runs
+ *   granted ─▶ (ready) ─▶ [re-read entries] ─▶ activate delivery + plugins (background runs)
  *      │       (the delivery itself sends nothing new until the server kind is known)
  *      │          a step fails (storage, the sending code) ─▶ reported, tried again after
  *      │          a full-jitter backoff, or at once when the browser is back (online, visible);
@@ -53,13 +53,13 @@ export class Leadership {
   }
 
   onChange(isLeader: boolean): void {
-    const { connection, lifecycle, background } = this.#options;
+    const { connection, lifecycle, plugins } = this.#options;
     connection.setState({ leader: isLeader });
     if (!isLeader) {
       this.#cancelRetry();
       this.#waiting = false;
       this.#options.engine()?.deactivate();
-      background.deactivate();
+      plugins.deactivate();
       return;
     }
     // Fetched while storage opens; `activate` loads it again (from the module
@@ -114,7 +114,7 @@ export class Leadership {
   }
 
   async #lead(reread: boolean): Promise<void> {
-    const { lifecycle, background, isLeader } = this.#options;
+    const { lifecycle, plugins, isLeader } = this.#options;
     await lifecycle.whenReady();
     const engine = this.#options.engine();
     if (!engine || lifecycle.isDisposed) return;
@@ -124,8 +124,8 @@ export class Leadership {
       await engine.activate();
       // The start's own read of the background runs is recent enough when the
       // lock came before it finished (as for the entries): no second read.
-      if (reread) await background.resumeAll();
-      background.activate();
+      if (reread) await plugins.resumeAll();
+      plugins.activate();
     }
   }
 

@@ -7,17 +7,17 @@ import type { ClientParts, StartedClient } from "./client-parts";
  * compare-and-set: the entry is gone. The sending tab then starts again, empty.
  */
 export async function signOut(parts: ClientParts, { store, engine }: StartedClient): Promise<void> {
-  const { background } = parts;
+  const { plugins } = parts;
   engine.deactivate();
-  background.deactivate();
-  await Promise.all([engine.drain(), background.drain()]);
+  plugins.deactivate();
+  await Promise.all([engine.drain(), plugins.drain()]);
   await store.clear(parts.namespace);
   parts.ownKeys.clear();
   await engine.load();
   parts.threads.clear();
-  await background.reset();
+  await plugins.reset();
   if (parts.tabs.state.leader) {
     await engine.activate();
-    background.activate();
+    plugins.activate();
   }
 }

@@ -4,9 +4,9 @@ import type { OutboxStore } from "../outbox/outbox-store";
 import type { EntryChangeTracker } from "../tabs/entry-changes";
 import type { TabMessage } from "../tabs/tab-message";
 import type { ThreadRegistry } from "../thread/thread-registry";
-import type { BackgroundRunner } from "./background-plugin";
 import { type ErrorSink, ErrorSource } from "./error-sink";
 import type { Lifecycle } from "./lifecycle";
+import type { AttachedPlugins } from "./plugins";
 
 export interface TabSyncOptions {
   readonly lifecycle: Lifecycle;
@@ -15,7 +15,7 @@ export interface TabSyncOptions {
   readonly changes: EntryChangeTracker;
   readonly engine: () => DeliveryEngine | undefined;
   readonly store: () => OutboxStore | undefined;
-  readonly background: BackgroundRunner;
+  readonly plugins: AttachedPlugins;
   readonly isLeader: () => boolean;
   readonly broadcast: (message: TabMessage) => void;
 }
@@ -65,7 +65,7 @@ export class TabSync {
   }
 
   onMessage(message: TabMessage): void {
-    const { lifecycle, threads, background, sink } = this.#options;
+    const { lifecycle, threads, plugins, sink } = this.#options;
     if (!lifecycle.isReady) {
       if (!lifecycle.isDisposed) this.#early.push(message);
       return;
@@ -100,7 +100,7 @@ export class TabSync {
         return;
       case "background-changed":
         // The sending tab polled a run on: show what it stored (this tab does not poll).
-        if (!this.#options.isLeader()) sink.track(background.resumeAll(), ErrorSource.background);
+        if (!this.#options.isLeader()) sink.track(plugins.resumeAll(), ErrorSource.background);
         return;
       case "thread-events":
         for (const event of message.events) threads.applyRemote(message.threadId, event);
@@ -111,10 +111,10 @@ export class TabSync {
           sink.track(running.retryNow(message.request.key), ErrorSource.delivery);
         if (message.request.kind === "retry-all") running.retryNetworkWaitsNow();
         if (message.request.kind === "resume-background")
-          sink.track(background.resumeAll(), ErrorSource.background);
+          sink.track(plugins.resumeAll(), ErrorSource.background);
         if (message.request.kind === "resume-after-auth") {
           sink.track(running.resumeAfterAuth(), ErrorSource.delivery);
-          sink.track(background.resumeAfterAuth(), ErrorSource.background);
+          sink.track(plugins.resumeAfterAuth(), ErrorSource.background);
         }
         return;
       default:

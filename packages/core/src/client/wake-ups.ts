@@ -21,7 +21,7 @@ export function rescanStorage(
 ): void {
   if (!lifecycle.isReady || lifecycle.isDisposed || !parts.tabs.state.leader) return;
   if (engine) parts.sink.track(engine.rescan(), ErrorSource.storage);
-  parts.sink.track(parts.background.resumeAll(), ErrorSource.background);
+  parts.sink.track(parts.plugins.resumeAll(), ErrorSource.background);
 }
 
 /**

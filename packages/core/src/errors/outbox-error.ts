@@ -4,7 +4,7 @@ export const ErrorKind = {
   invalidAnswer: "invalid_answer",
   /** The answer validator's chunk could not be fetched; nothing was enqueued. */
   validatorUnavailable: "validator_unavailable",
-  /** `client.background` was used without the `backgroundRuns` option. */
+  /** Background runs (`@agui-outbox/background`) used without being attached to exactly one client. */
   backgroundRunsDisabled: "background_runs_disabled",
   /** The interrupt is not known to this client (not pending in the thread). */
   unknownInterrupt: "unknown_interrupt",

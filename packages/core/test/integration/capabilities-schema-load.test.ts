@@ -1,7 +1,7 @@
 // A capabilities document the hand check leaves to the schema waits for it, loaded
 // on demand; a failed load is read again after the usual backoff, never a dead end.
 import { expect, test, vi } from "vitest";
-import { VirtualTime } from "../../src/background/virtual-time.test-util";
+import { VirtualTime } from "../support/virtual-time";
 import { makeClient, startHarness, until } from "./harness";
 
 const chunk = vi.hoisted(() => ({ fail: true }));

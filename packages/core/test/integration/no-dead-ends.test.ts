@@ -1,5 +1,4 @@
 import { expect, test } from "vitest";
-import { VirtualTime } from "../../src/background/virtual-time.test-util";
 import type { OutboxClient } from "../../src/client/create-outbox-client";
 import { CAPABILITY_READS_BEFORE_FALLBACK } from "../../src/client/server-kind";
 import { OutboxError } from "../../src/errors/outbox-error";
@@ -8,6 +7,7 @@ import { MemoryStore } from "../../src/outbox/memory-store";
 import type { OutboxStore } from "../../src/outbox/outbox-store";
 import type { LockLike, LockManagerLike } from "../../src/tabs/lock-manager";
 import { manualSignal } from "../../src/testing/manual-signal";
+import { VirtualTime } from "../support/virtual-time";
 import {
   askForDeployment,
   chaos,

@@ -1,8 +1,8 @@
 import { expect, test } from "vitest";
-import { VirtualTime } from "../../src/background/virtual-time.test-util";
 import { SENDER_LOADS_BEFORE_WAITING } from "../../src/client/leadership";
 import { importSender, type SenderModule } from "../../src/delivery/load-sender";
 import { manualSignal } from "../../src/testing/manual-signal";
+import { VirtualTime } from "../support/virtual-time";
 import {
   askForDeployment,
   entryOf,
