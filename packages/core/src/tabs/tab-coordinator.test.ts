@@ -646,3 +646,35 @@ test("the leader rescans storage when a tab says hello and on its slow tick", as
   expect(clock.pending.size).toBe(0);
   await joiner.coordinator.stop();
 });
+
+test("thread events cross the channel as one JSON text and arrive as events; a broken text is dropped", async () => {
+  const world = createWorld();
+  const a = world.tab("a");
+  const b = world.tab("b");
+  for (const tab of [a, b]) await tab.coordinator.start();
+  const raw = world.hub.openChannel("agui-outbox:alice");
+  const heard: unknown[] = [];
+  raw.addEventListener("message", (event) => heard.push(event.data));
+  world.flush();
+  heard.length = 0;
+  b.received.length = 0;
+
+  const events = [
+    { type: EventType.TEXT_MESSAGE_START, messageId: "m1", role: "assistant" },
+    { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: "Hi" },
+  ] as const;
+  a.coordinator.broadcast({ type: TabMessageType.threadEvents, threadId: "thread-1", events: [...events] });
+  world.flush();
+  // A string is cloned as one copy; an array of events, object by object.
+  expect(heard).toMatchObject([{ message: { type: "thread-events", events: JSON.stringify(events) } }]);
+  expect(b.received).toEqual([
+    { message: { type: "thread-events", threadId: "thread-1", events }, from: "a" },
+  ]);
+
+  const base = { protocol: TAB_PROTOCOL, version: TAB_PROTOCOL_VERSION, from: "x", namespace: "alice" };
+  raw.postMessage({ ...base, message: { type: "thread-events", threadId: "thread-1", events: "[{" } });
+  world.flush();
+  expect(b.dropped).toEqual([DropReason.malformed]);
+  raw.close();
+  for (const tab of [a, b]) await tab.coordinator.stop();
+});

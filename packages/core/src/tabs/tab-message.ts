@@ -114,6 +114,27 @@ const envelope = S.objectOf(
   S.Rest.strip,
 );
 
+/**
+ * On the channel, thread events travel as one JSON text: a string is cloned in
+ * one copy, an array of events object by object, in the sender and again in
+ * every receiver.
+ */
+export function toWire(message: TabMessage): unknown {
+  if (message.type !== TabMessageType.threadEvents) return message;
+  return { ...message, events: JSON.stringify(message.events) };
+}
+
+/** The envelope with its thread events read back from their text; text that is not JSON: `undefined`. */
+export function fromWire(data: unknown): unknown {
+  const message = (data as { message?: { type?: unknown; events?: unknown } } | null)?.message;
+  if (message?.type !== TabMessageType.threadEvents || typeof message.events !== "string") return data;
+  try {
+    return { ...(data as object), message: { ...message, events: JSON.parse(message.events) } };
+  } catch {
+    return undefined;
+  }
+}
+
 /** A checked copy of the envelope, or `undefined` for anything not ours in this version. */
 export function parseTabEnvelope(data: unknown): TabEnvelope | undefined {
   const parsed = envelope(data);
