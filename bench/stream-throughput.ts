@@ -9,8 +9,11 @@
 //                alone in its namespace;
 //   oursShared — the same with a second tab (another page of the same browser) open
 //                in the namespace, mirroring every event it is sent;
-//   bare       — fetch + eventsource-parser + JSON.parse: the floor;
-//   reader     — readEventStream alone, to split the gap.
+//   bare       — fetch + eventsource-parser + JSON.parse: the floor, posting the request
+//                `thread.send` posts (the history and the message, serialised on the
+//                clock): an AG-UI run request carries the thread's messages;
+//   bareEmpty  — the same posting an empty history (the baseline before), printed beside;
+//   reader     — readEventStream alone (empty history), to split the gap against bareEmpty.
 // The thread's history is hydrated from the server before the clock starts.
 // Each of BENCH_RUNS rounds reads every size with every reader BENCH_STREAM_REPS times,
 // the readers' order rotating from round to round; a round's rate is from its fastest
@@ -31,7 +34,7 @@ const CHUNK = envInt("BENCH_STREAM_CHUNK", 1_400);
 const REPS = envInt("BENCH_STREAM_REPS", 5);
 const SIZES = [1, 200, 1_000] as const;
 type ReaderName = StreamPageRequest["reader"];
-const READERS: readonly ReaderName[] = ["ours", "oursShared", "bare", "reader"];
+const READERS: readonly ReaderName[] = ["ours", "oursShared", "bare", "bareEmpty", "reader"];
 
 const CORS = {
   "access-control-allow-origin": "*",
@@ -144,8 +147,9 @@ function report(title: string, rate: (name: ReaderName, size: number) => number[
       const mid = sorted[Math.ceil(sorted.length / 2) - 1] ?? 0;
       // The size is in the name so the line stands alone in the run's Markdown table.
       target(`  send/bare, ${label}, ${messages}`, spread(ratios, times), `≥ ${goal}×`, mid >= goal);
+      figure(`  send/bareEmpty, ${label}`, spread(ratioPerRound(name, "bareEmpty"), times));
     }
-    figure("  reader / bare", spread(ratioPerRound("reader", "bare"), times));
+    figure("  reader / bareEmpty", spread(ratioPerRound("reader", "bareEmpty"), times));
   }
 }
 

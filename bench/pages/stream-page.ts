@@ -6,14 +6,18 @@ import {
   createOutboxClient,
   type OutboxClient,
 } from "../../packages/core/src/client/create-outbox-client.ts";
+import { history } from "../support/recorded-run.ts";
 import { bare, type Read, readerOnly } from "../support/stream-readers.ts";
 
 export interface StreamPageRequest {
   readonly url: string;
   /** Messages in the thread before the run. */
   readonly messages: number;
-  /** `ours`: `thread.send` with the tab alone in its namespace; `oursShared`: with a second tab open. */
-  readonly reader: "ours" | "oursShared" | "bare" | "reader";
+  /**
+   * `ours`: `thread.send` with the tab alone in its namespace; `oursShared`: with a second tab
+   * open; `bare`: posting the body `thread.send` posts; `bareEmpty`: an empty history.
+   */
+  readonly reader: "ours" | "oursShared" | "bare" | "bareEmpty" | "reader";
   /** Events in the recording: what `thread.send` must have folded. */
   readonly events: number;
 }
@@ -57,7 +61,11 @@ async function ours(request: StreamPageRequest, namespace: string): Promise<Read
 }
 
 async function read(request: StreamPageRequest): Promise<Read> {
-  if (request.reader === "bare") return bare(request.url);
+  if (request.reader === "bare") {
+    // The history and the new message, as the thread's request carries them.
+    return bare(request.url, [...history(request.messages), { id: "m-go", role: "user", content: "go" }]);
+  }
+  if (request.reader === "bareEmpty") return bare(request.url);
   if (request.reader === "reader") return readerOnly(request.url);
   return ours(request, request.reader === "ours" ? ALONE_NAMESPACE : SHARED_NAMESPACE);
 }

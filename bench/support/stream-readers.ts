@@ -1,25 +1,29 @@
 // The stream benchmark's baseline readers (the page's `thread.send` is the one
 // measured against them). Each reads one whole run from `url` and returns how many
 // events it saw and the milliseconds that took.
-//   bare      — fetch + eventsource-parser + JSON.parse, nothing else: the floor.
+//   bare      — fetch + eventsource-parser + JSON.parse, nothing else: the floor. Given
+//               the thread's messages, it posts them as `thread.send` must (the request
+//               is built and serialised on the clock); without, an empty history.
 //   reader    — readEventStream alone (spec-exact SSE parsing, cursors checked,
 //               events validated), to split the gap between the two.
 import { createParser } from "eventsource-parser";
+import type { Message } from "../../packages/core/src/protocol/index.ts";
 import { readEventStream } from "../../packages/core/src/stream/read-event-stream.ts";
-import { runInput } from "./recorded-run.ts";
+import { RUN_ID, runInput, THREAD_ID } from "./recorded-run.ts";
 
 export interface Read {
   readonly count: number;
   readonly ms: number;
 }
 
-function postRun(url: string): Promise<Response> {
-  return fetch(url, { method: "POST", headers: { accept: "text/event-stream" }, body: runInput() });
+function postRun(url: string, body = runInput()): Promise<Response> {
+  return fetch(url, { method: "POST", headers: { accept: "text/event-stream" }, body });
 }
 
-export async function bare(url: string): Promise<Read> {
+export async function bare(url: string, messages?: readonly Message[]): Promise<Read> {
   const started = performance.now();
-  const response = await postRun(url);
+  const input = { threadId: THREAD_ID, runId: RUN_ID, state: {}, messages, tools: [], context: [] };
+  const response = await postRun(url, messages ? JSON.stringify(input) : undefined);
   if (!response.body) throw new Error("no body");
   let count = 0;
   const parser = createParser({

@@ -1,9 +1,11 @@
 import { expect, test, vi } from "vitest";
 import type { OutboxEntry } from "../outbox/entry";
 import { createEntry } from "../outbox/reducer";
-import { EventType } from "../protocol";
+import { type AgUiEvent, EventType } from "../protocol";
 import { loadEventValidator } from "../stream/load-event-validator";
 import { InMemoryBroadcastHub, InMemoryLockManager } from "../testing/in-memory-tabs";
+import { applyEvent } from "../thread/thread-draft";
+import { emptyThreadState } from "../thread/thread-state";
 import type { ChannelFactory } from "./channel";
 import type { LockLike, LockManagerLike } from "./lock-manager";
 import {
@@ -645,4 +647,72 @@ test("the leader rescans storage when a tab says hello and on its slow tick", as
   // A tab that no longer leads keeps no tick.
   expect(clock.pending.size).toBe(0);
   await joiner.coordinator.stop();
+});
+
+test("thread events cross the channel as one JSON text and arrive as events; a broken text is dropped", async () => {
+  const world = createWorld();
+  const a = world.tab("a");
+  const b = world.tab("b");
+  for (const tab of [a, b]) await tab.coordinator.start();
+  const raw = world.hub.openChannel("agui-outbox:alice");
+  const heard: unknown[] = [];
+  raw.addEventListener("message", (event) => heard.push(event.data));
+  world.flush();
+  heard.length = 0;
+  b.received.length = 0;
+
+  const events = [
+    { type: EventType.TEXT_MESSAGE_START, messageId: "m1", role: "assistant" },
+    { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: "Hi" },
+  ] as const;
+  a.coordinator.broadcast({ type: TabMessageType.threadEvents, threadId: "thread-1", events: [...events] });
+  world.flush();
+  // A string is cloned as one copy; an array of events, object by object.
+  expect(heard).toMatchObject([{ message: { type: "thread-events", events: JSON.stringify(events) } }]);
+  expect(b.received).toEqual([
+    { message: { type: "thread-events", threadId: "thread-1", events }, from: "a" },
+  ]);
+
+  const base = { protocol: TAB_PROTOCOL, version: TAB_PROTOCOL_VERSION, from: "x", namespace: "alice" };
+  raw.postMessage({ ...base, message: { type: "thread-events", threadId: "thread-1", events: "[{" } });
+  world.flush();
+  expect(b.dropped).toEqual([DropReason.malformed]);
+  raw.close();
+  for (const tab of [a, b]) await tab.coordinator.stop();
+});
+
+test("a batch's consecutive deltas to one message or tool call cross as one, and fold the same", async () => {
+  const world = createWorld();
+  const a = world.tab("a");
+  const b = world.tab("b");
+  for (const tab of [a, b]) await tab.coordinator.start();
+  world.flush();
+  b.received.length = 0;
+  const cursor = { "x-stream": { runId: "r1", seq: 1 } };
+  const events = [
+    { type: EventType.TEXT_MESSAGE_START, messageId: "m1", role: "assistant" },
+    { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: "Hi", metadata: cursor },
+    { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: " there" },
+    { type: EventType.TOOL_CALL_START, toolCallId: "c1", toolCallName: "deploy", parentMessageId: "m1" },
+    { type: EventType.TOOL_CALL_ARGS, toolCallId: "c1", delta: '{"a":' },
+    { type: EventType.TOOL_CALL_ARGS, toolCallId: "c1", delta: "1}" },
+    { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: "!" },
+    { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m2", delta: "New" },
+  ] as AgUiEvent[];
+  a.coordinator.broadcast({ type: TabMessageType.threadEvents, threadId: "thread-1", events });
+  world.flush();
+  expect(b.received).toHaveLength(1);
+  const mirrored = (b.received[0]?.message as { events?: AgUiEvent[] } | undefined)?.events ?? [];
+  expect(mirrored).toEqual([
+    events[0],
+    { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: "Hi there" },
+    events[3],
+    { type: EventType.TOOL_CALL_ARGS, toolCallId: "c1", delta: '{"a":1}' },
+    { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: "!" },
+    { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m2", delta: "New" },
+  ]);
+  const fold = (list: AgUiEvent[]) => list.reduce(applyEvent, emptyThreadState("thread-1"));
+  expect(fold(mirrored)).toEqual(fold(events));
+  expect(events[1]).toMatchObject({ delta: "Hi", metadata: cursor });
+  for (const tab of [a, b]) await tab.coordinator.stop();
 });

@@ -3,13 +3,14 @@ import { defaultOpenChannel, type MessageEventLike } from "./channel";
 import { defaultLocks, type LockManagerLike, type LockRequestOptionsLike } from "./lock-manager";
 import {
   checkThreadEvents,
+  fromWire,
   orderedReader,
   parseTabEnvelope,
   TAB_PROTOCOL,
   TAB_PROTOCOL_VERSION,
-  type TabEnvelope,
   type TabMessage,
   TabMessageType,
+  toWire,
 } from "./tab-message";
 import {
   AnnounceResult,
@@ -73,7 +74,7 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
   function post(current: TabSession, message: TabMessage): boolean {
     if (!current.channel || current.stopped) return false;
     try {
-      current.channel.postMessage({ ...base, message } satisfies TabEnvelope);
+      current.channel.postMessage({ ...base, message: toWire(message) });
       return true;
     } catch {
       // Uncloneable or closed: a mirror misses one update; storage stays the truth.
@@ -177,7 +178,7 @@ export function createTabCoordinator(options: TabCoordinatorOptions): TabCoordin
   function read(data: unknown): boolean {
     const current = session;
     if (!current || current.stopped) return true;
-    const parsed = parseTabEnvelope(data);
+    const parsed = parseTabEnvelope(fromWire(data));
     const envelope = parsed === undefined ? null : checkThreadEvents(parsed);
     if (envelope === undefined) return false;
     if (envelope === null) return drop(DropReason.malformed);

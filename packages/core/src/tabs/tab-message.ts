@@ -114,6 +114,47 @@ const envelope = S.objectOf(
   S.Rest.strip,
 );
 
+/**
+ * On the channel, thread events travel as one JSON text: a string is cloned in
+ * one copy, an array of events object by object, in the sender and again in
+ * every receiver. Consecutive deltas to one target go joined: a thread folds
+ * them to the same state, and a stream is mostly deltas.
+ */
+export function toWire(message: TabMessage): unknown {
+  if (message.type !== TabMessageType.threadEvents) return message;
+  return { ...message, events: JSON.stringify(joinDeltas(message.events)) };
+}
+
+/** The field naming what a delta event appends to. */
+const DELTA_TARGET: Readonly<Record<string, string>> = {
+  TEXT_MESSAGE_CONTENT: "messageId",
+  TOOL_CALL_ARGS: "toolCallId",
+};
+
+function joinDeltas(events: readonly AgUiEvent[]): readonly unknown[] {
+  const joined: Record<string, unknown>[] = [];
+  for (const event of events as readonly Record<string, unknown>[]) {
+    const target = DELTA_TARGET[event.type as string];
+    const last = joined.at(-1);
+    if (target === undefined) joined.push(event);
+    else if (last && last.type === event.type && last[target] === event[target])
+      last.delta = `${last.delta}${event.delta}`;
+    else joined.push({ type: event.type, [target]: event[target], delta: event.delta });
+  }
+  return joined;
+}
+
+/** The envelope with its thread events read back from their text; text that is not JSON: `undefined`. */
+export function fromWire(data: unknown): unknown {
+  const message = (data as { message?: { type?: unknown; events?: unknown } } | null)?.message;
+  if (message?.type !== TabMessageType.threadEvents || typeof message.events !== "string") return data;
+  try {
+    return { ...(data as object), message: { ...message, events: JSON.parse(message.events) } };
+  } catch {
+    return undefined;
+  }
+}
+
 /** A checked copy of the envelope, or `undefined` for anything not ours in this version. */
 export function parseTabEnvelope(data: unknown): TabEnvelope | undefined {
   const parsed = envelope(data);

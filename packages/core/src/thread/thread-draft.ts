@@ -5,6 +5,9 @@ type AssistantMessage = Extract<Message, { role: "assistant" }>;
 type ToolCall = NonNullable<AssistantMessage["toolCalls"]>[number];
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** Each published list's id → position, handed on to the next draft: placing a message is not a scan. */
+const positions = new WeakMap<readonly Message[], Map<string, number>>();
+
 /**
  * A thread's next state, folded from its last published one in place: a chunk
  * of deltas copies the message list and each message it touches once, not once
@@ -16,6 +19,8 @@ export class ThreadDraft {
   #base: ThreadState;
   #messages: Message[] | undefined;
   #owned = new Set<object>();
+  /** Where each id of `messages` first is; built on the first lookup when no draft handed it on. */
+  #ids: Map<string, number> | undefined;
   #run: RunState;
   #pendingInterrupts: readonly PendingInterrupt[];
   #loaded: boolean;
@@ -26,6 +31,9 @@ export class ThreadDraft {
     this.#run = base.run;
     this.#pendingInterrupts = base.pendingInterrupts;
     this.#loaded = base.loaded;
+    // Taken, not shared: a second draft from the same state builds its own.
+    this.#ids = positions.get(base.messages);
+    positions.delete(base.messages);
   }
 
   get changed(): boolean {
@@ -34,8 +42,9 @@ export class ThreadDraft {
 
   /** The state with every event so far; the draft starts over from it. */
   finish(): ThreadState {
-    if (!this.#changed) return this.#base;
     const { messages } = this;
+    if (this.#ids) positions.set(messages, this.#ids);
+    if (!this.#changed) return this.#base;
     const pendingInterrupts = this.#pendingInterrupts;
     this.#base = { ...this.#base, messages, run: this.#run, pendingInterrupts, loaded: this.#loaded };
     this.#messages = undefined;
@@ -63,6 +72,7 @@ export class ThreadDraft {
       // The event's messages are not ours to write: the list is copied, each message on first change.
       this.#messages = [...event.messages];
       this.#owned = new Set([this.#messages]);
+      this.#ids = undefined;
       this.#loaded = this.#changed = true;
     } else if (type === EventType.RUN_STARTED) {
       this.#loaded = true;
@@ -86,11 +96,17 @@ export class ThreadDraft {
     this.#changed = true;
   }
 
-  /** Deltas stream into the newest message, so it is tried first; else the first with that id. */
+  /** The position of the first message with that id, or -1. */
   #find(id: string): number {
-    const list = this.messages;
-    const last = list.length - 1;
-    return last >= 0 && (list[last] as Message).id === id ? last : list.findIndex((one) => one.id === id);
+    if (!this.#ids) {
+      this.#ids = new Map();
+      for (const [at, message] of this.messages.entries()) this.#index(message.id, at);
+    }
+    return this.#ids.get(id) ?? -1;
+  }
+
+  #index(id: string, at: number): void {
+    if (!this.#ids?.has(id)) this.#ids?.set(id, at);
   }
 
   /** The list, copied once per draft. */
@@ -104,7 +120,7 @@ export class ThreadDraft {
   }
 
   #append(message: Message): void {
-    this.#list().push(message);
+    this.#index(message.id, this.#list().push(message) - 1);
     this.#owned.add(message);
   }
 

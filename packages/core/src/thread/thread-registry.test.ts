@@ -143,3 +143,35 @@ test("this tab's events are reported in one batch per interval, and a run's end 
     vi.useRealTimers();
   }
 });
+
+test("a new message in a long thread is placed without reading every message again", () => {
+  const threads = new ThreadRegistry();
+  let idReads = 0;
+  // Each message counts the reads of its id: a scan of the thread reads them all.
+  const counted = history(2_000).map((message) => {
+    const { id, ...rest } = message;
+    return Object.defineProperty(rest, "id", {
+      enumerable: true,
+      get: () => {
+        idReads += 1;
+        return id;
+      },
+    }) as Message;
+  });
+  threads.apply("t1", { type: "MESSAGES_SNAPSHOT", messages: counted } as AgUiEvent);
+  threads.get("t1");
+  idReads = 0;
+  // One chunk per turn, as a stream delivers them: each starts a message and adds a tool result.
+  for (let turn = 0; turn < 50; turn += 1) {
+    for (const event of events([
+      { type: "TEXT_MESSAGE_START", messageId: `m${turn}`, role: "assistant" },
+      { type: "TEXT_MESSAGE_CONTENT", messageId: `m${turn}`, delta: "token" },
+      { type: "TOOL_CALL_RESULT", messageId: `r${turn}`, toolCallId: `c${turn}`, content: "ok" },
+    ]))
+      threads.apply("t1", event);
+    threads.get("t1");
+  }
+  expect(threads.get("t1").messages).toHaveLength(2_100);
+  // Once to index the thread, not once per new message (200,000 reads).
+  expect(idReads).toBeLessThanOrEqual(2_000);
+});

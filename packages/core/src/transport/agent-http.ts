@@ -78,7 +78,6 @@ export class AgentHttp {
       method: "POST",
       headers,
       body,
-      cache: "no-store",
       ...(options.signal ? { signal: options.signal } : {}),
     });
   }

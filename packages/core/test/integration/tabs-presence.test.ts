@@ -17,7 +17,9 @@ async function browser() {
     postMessage(data) {
       const { message } = data as TabEnvelope;
       // A message per event, or per task's worth of events.
-      if (message.type === "thread-events") posted.push({ from, events: message.events.length });
+      // On the channel a thread message's events are one JSON text.
+      if (message.type === "thread-events")
+        posted.push({ from, events: JSON.parse(`${message.events}`).length });
       else if ((message.type as string) === "thread-event") posted.push({ from, events: 1 });
       channel.postMessage(data);
     },
