@@ -8,7 +8,7 @@ export default defineConfig(
     validator: "src/answer/validate-answer.ts",
     "background-runs": "src/background-runs.ts",
     sealing: "src/sealing.ts",
-    testing: "src/testing/index.ts",
+    testing: "testing/index.ts",
     "verdict-table": "src/verdict-table.ts",
   }),
 );

@@ -6,7 +6,7 @@ import type { BackgroundRunRecord } from "../../core/src/background/index";
 import { backgroundRuns } from "../../core/src/background-runs";
 import type { OutboxClient } from "../../core/src/client/create-outbox-client";
 import { MemoryStore as OutboxMemoryStore } from "../../core/src/outbox/memory-store";
-import { createIsolatedClient } from "../../core/src/testing/isolated-client";
+import { createIsolatedClient } from "../../core/testing/isolated-client";
 import { type ContractServer, createContractServer, MemoryStore } from "../src/index";
 import { type Ledger, memoryLedger, scriptedDeployAgent } from "./support/scripted-agent";
 import { listFaults, scriptedBackgroundAgent } from "./support/scripted-background";

@@ -1,9 +1,9 @@
 import { expect, test, vi } from "vitest";
+import { InMemoryBroadcastHub, InMemoryLockManager } from "../../testing/in-memory-tabs";
 import type { OutboxEntry } from "../outbox/entry";
 import { createEntry } from "../outbox/reducer";
 import { EventType } from "../protocol";
 import { loadEventValidator } from "../stream/load-event-validator";
-import { InMemoryBroadcastHub, InMemoryLockManager } from "../testing/in-memory-tabs";
 import type { ChannelFactory } from "./channel";
 import type { LockLike, LockManagerLike } from "./lock-manager";
 import {

@@ -2,7 +2,7 @@ import { expect, test } from "vitest";
 import { VirtualTime } from "../../src/background/virtual-time.test-util";
 import { SENDER_LOADS_BEFORE_WAITING } from "../../src/client/leadership";
 import { importSender, type SenderModule } from "../../src/delivery/load-sender";
-import { manualSignal } from "../../src/testing/manual-signal";
+import { manualSignal } from "../../testing/manual-signal";
 import {
   askForDeployment,
   entryOf,
