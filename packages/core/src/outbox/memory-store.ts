@@ -19,11 +19,8 @@ import { afterStartCommit } from "./start-read";
 import { toStorageError } from "./storage-error";
 
 /**
- * An `OutboxStore` held in memory: the fallback when IndexedDB is unavailable,
- * and the store for tests. Same semantics as the IndexedDB store, except that
- * nothing survives a reload. Values are `structuredClone`d on the way in and
- * out, so non-cloneable input fails here exactly as it would in IndexedDB, and
- * callers never share an object with storage.
+ * An `OutboxStore` in memory: the fallback without IndexedDB, and for tests. Values are
+ * `structuredClone`d in and out, so uncloneable input fails as in IndexedDB.
  */
 export class MemoryStore implements OutboxStore {
   readonly #entries = new Map<string, OutboxEntry>();
