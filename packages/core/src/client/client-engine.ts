@@ -30,6 +30,5 @@ export function createClientEngine(init: ClientParts, store: OutboxStore): Deliv
     stallTimeoutMs: options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
     maxEventBytes: options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES,
     retry: options.retry ?? {},
-    maxReattachesWithoutProgress: 2,
   });
 }

@@ -1,6 +1,6 @@
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import { EntryState, type OutboxEntry } from "../outbox/entry";
-import { pruneSettled } from "../outbox/retention";
+import { isPrunable } from "../outbox/retention";
 import type { DeliveryDeps, DeliveryEngineOptions } from "./delivery-options";
 import { DeliverySchedule } from "./delivery-schedule";
 import { EntryBook } from "./entry-book";
@@ -221,10 +221,11 @@ export class DeliveryEngine {
 
   async prune(): Promise<void> {
     if (!this.#active) return;
-    const { store, deps, finalRetentionMs } = this.#options;
-    await pruneSettled(this.entries(), deps.now(), finalRetentionMs, async (key) => {
-      await store.delete(key);
-      this.forget(key);
-    });
+    const now = this.#options.deps.now();
+    for (const entry of this.entries()) {
+      if (!isPrunable(entry, now)) continue;
+      await this.#options.store.delete(entry.key);
+      this.forget(entry.key);
+    }
   }
 }

@@ -33,10 +33,6 @@ export interface DeliveryEngineOptions {
   readonly stallTimeoutMs: number;
   readonly maxEventBytes: number;
   readonly retry: PlanRetryOptions;
-  /** Re-attaches in a row without a new event before falling back to a resend. */
-  readonly maxReattachesWithoutProgress: number;
-  /** How long settled entries are kept (see `retention.ts`). @default FINAL_ENTRY_RETENTION_MS */
-  readonly finalRetentionMs?: number;
 }
 
 export interface DeliveryContext {

@@ -115,7 +115,6 @@ export class DeliveryRun {
       retry: this.#c.options.retry,
       jitter: this.#c.options.deps.random(),
       serverRetryMs: this.#c.transport.serverRetryMs,
-      maxReattachesWithoutProgress: this.#c.options.maxReattachesWithoutProgress,
     };
   }
 

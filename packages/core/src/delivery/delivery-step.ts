@@ -41,8 +41,10 @@ export interface DeliveryStepContext {
   readonly jitter: number;
   /** The last `retry:` a stream sent: a floor for the next backoff. */
   readonly serverRetryMs: number | undefined;
-  readonly maxReattachesWithoutProgress: number;
 }
+
+/** Re-attaches in a row without a new event before falling back to a resend. */
+const MAX_REATTACHES_WITHOUT_PROGRESS = 2;
 
 export interface DeliveryStep {
   readonly decision: DeliveryDecision;
@@ -87,7 +89,7 @@ export function deliveryStep(
     case "continue":
       return { decision: { type: "stop" }, counters };
     case "reattach":
-      if (counters.reattachesWithoutProgress >= context.maxReattachesWithoutProgress) {
+      if (counters.reattachesWithoutProgress >= MAX_REATTACHES_WITHOUT_PROGRESS) {
         // Re-attaching keeps failing: send again with the same key, later. The
         // server attaches a repeated submission to its run or replays its outcome.
         const resend: Verdict = {

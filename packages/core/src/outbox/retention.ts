@@ -10,15 +10,3 @@ const PRUNABLE: ReadonlySet<EntryState> = new Set(SETTLED_STATES);
 export function isPrunable(entry: OutboxEntry, now: number, windowMs = FINAL_ENTRY_RETENTION_MS): boolean {
   return PRUNABLE.has(entry.state) && entry.updatedAt + windowMs <= now;
 }
-
-/** Deletes (through `remove`) entries settled longer ago than the window; never one without a verdict. */
-export async function pruneSettled(
-  entries: readonly OutboxEntry[],
-  now: number,
-  windowMs: number | undefined,
-  remove: (key: string) => Promise<void>,
-): Promise<void> {
-  for (const entry of entries) {
-    if (isPrunable(entry, now, windowMs)) await remove(entry.key);
-  }
-}
