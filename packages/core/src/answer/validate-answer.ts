@@ -58,7 +58,7 @@ function toViolations(errors: readonly OutputUnit[]): AnswerViolation[] {
   return violations;
 }
 
-/** Checks an answer payload against a `responseSchema`; without one every payload is accepted (AG-UI leaves it open). */
+/** Checks a payload against a `responseSchema`; without one, AG-UI leaves the shape open. */
 export function checkAnswer(
   payload: unknown,
   responseSchema: Readonly<Record<string, unknown>> | undefined,

@@ -11,7 +11,7 @@ import { findProposedCall, type ProposedCall } from "./proposed-call";
 export interface ApprovalObserverOptions {
   readonly threadId: string;
   readonly interruptId: string;
-  /** The words `resendAsMessage()` posts for a lost answer: the binding's, as is every text a person reads. */
+  /** The words `resendAsMessage()` posts: the binding's, as is every text a person reads. */
   readonly resendText: (decision: Decision, question: string | undefined) => string;
 }
 

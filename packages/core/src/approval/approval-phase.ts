@@ -31,7 +31,7 @@ export function approvalPhase(entry: OutboxEntry | undefined, saving: boolean): 
   return ApprovalPhase.waiting;
 }
 
-/** Nothing moves the answer until the network is back or the person signs in again (TanStack Query's `isPaused`). */
+/** Stuck until the network is back or the person signs in again (TanStack Query's `isPaused`). */
 export function isPausedEntry(entry: OutboxEntry | undefined, online: boolean): boolean {
   if (!entry || isFinalState(entry.state)) return false;
   return entry.state === EntryState.paused || !online;

@@ -50,7 +50,7 @@ export interface ApprovalResult {
   /**
    * Approve (optionally with edited arguments) or reject (optionally with a reason). One answer
    * per interrupt: a second call while writing gets the first's promise. Resolves with the durable
-   * entry, or undefined when it could not be written (`error` says why). `answer(approved, editedArgs?)` still works.
+   * entry, or undefined when unwritten (`error` says why). `answer(approved, editedArgs?)` still works.
    */
   answer(input: ApprovalAnswer): Promise<OutboxEntry | undefined>;
   answer(approved: boolean, editedArgs?: Readonly<Record<string, unknown>>): Promise<OutboxEntry | undefined>;
@@ -62,6 +62,6 @@ export interface ApprovalResult {
   retryNow(): Promise<void>;
   /** Remove an entry with a final verdict (the card returns to unanswered if the question is still open). */
   discard(): Promise<void>;
-  /** For a lost answer: post the kept decision as a user message saying the outcome is unknown (the tool may run again); the entry stays, marked `resent`. */
+  /** For a lost answer: post it as a message saying the outcome is unknown (the tool may run again). */
   resendAsMessage(): Promise<void>;
 }

@@ -16,7 +16,7 @@ import { unshownQuestions } from "./unshown-questions";
 
 const SCHEMA_FITS_OTHER_KIND = "the question's schema fits only the answers of another kind of server";
 
-/** `answer()`: validate, write durably with a fresh key, resolve once committed; sending starts in a later task. */
+/** `answer()`: validate, write durably with a fresh key, resolve once committed; send later. */
 export function createAnswerPath(parts: ClientParts): (input: AnswerInput) => Promise<OutboxEntry> {
   const { namespace, deps, threads, kind, tabs } = parts;
   return async function answer(input: AnswerInput): Promise<OutboxEntry> {
@@ -148,7 +148,7 @@ function recordedDecisionOf(entry: OutboxEntry): RecordedDecision {
   };
 }
 
-/** Timed after every answer of the batch this tab knows, so the last answered is the latest stored in every tab. */
+/** Timed after every known answer of the batch, so every tab finds the last answered alike. */
 function afterEveryAnswerOf(
   batch: { readonly interruptIds: readonly string[] },
   entries: readonly OutboxEntry[],

@@ -8,7 +8,7 @@ type ClientCommands = Pick<
   "entryFor" | "retryNow" | "discard" | "resendAsMessage" | "resumeAfterAuth" | "clear"
 >;
 
-/** What the app asks about its answers; each waits for the start, and the sending tab acts (others ask it by channel). */
+/** What the app asks about its answers; the sending tab acts, others ask it by channel. */
 export function clientCommands(init: ClientParts): ClientCommands {
   const { namespace, tabs, started } = init;
   const isLeader = () => tabs.state.leader;

@@ -203,7 +203,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     sink.track(readSettled(), ErrorSource.storage);
   }
 
-  /** Opens and reads storage (the sending tab in one transaction with its first resend); true when a kind was cached. */
+  /** Opens and reads storage (with the first resend, in the sending tab); true when a kind was cached. */
   async function openAndLoad(roleKnown: Promise<void>): Promise<boolean> {
     const [opened] = await Promise.all([openStore(), roleKnown]);
     // Closed on dispose, even one that opened after it.

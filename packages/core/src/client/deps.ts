@@ -26,7 +26,7 @@ export interface OutboxDeps {
   readonly random: () => number;
   /** `navigator.onLine` and its events: a hint that makes retries sooner, never a gate. */
   readonly online: Signal;
-  /** Visibility and focus: streams run while hidden; a return retries sooner and reads open questions again. */
+  /** Visibility and focus: streams run while hidden; a return retries sooner and rereads questions. */
   readonly visible: Signal;
   /** IndexedDB factory, or undefined where there is none (SSR, some private modes). */
   readonly indexedDB: () => IDBFactory | undefined;
@@ -37,7 +37,7 @@ export interface OutboxDeps {
   /** BroadcastChannel: how the other tabs mirror the sending one. */
   readonly openChannel: ChannelFactory;
   /**
-   * Loads the sending code (a chunk of its own) when this tab takes the lock; nothing is sent before it resolves.
+   * Loads the sending code (its own chunk) when this tab takes the lock; nothing is sent before it resolves.
    * @default a dynamic `import()` of the chunk
    */
   readonly loadSender: () => Promise<SenderModule>;

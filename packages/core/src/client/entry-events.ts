@@ -2,7 +2,7 @@ import { isFinalState, type OutboxEntry } from "../outbox/entry";
 import type { ReadonlyStore } from "../thread/thread-registry";
 import type { OutboxState } from "./outbox-state";
 
-/** What happened to one entry, for an app reacting to outcomes without diffing the outbox (TanStack Query's cache subscription). */
+/** What happened to one entry, for an app reacting to outcomes without diffing the outbox. */
 export type EntryEvent =
   /** A new answer is in the outbox (this tab's `answer()`, another tab's, or a reload's recovery). */
   | { readonly type: "added"; readonly entry: OutboxEntry }

@@ -31,7 +31,7 @@ export interface LeadershipOptions {
  *      └─ the sending code starts loading at once, beside the storage read
  *   lost ─▶ deactivate at once (durable state stays)
  */
-/** Failed loads of the sending code in a row (about two minutes of backoff) before only the browser's return tries again: a chunk a deploy removed is not asked for every 30 s. */
+/** Failed sender loads in a row (~2 min of backoff) before only the browser's return retries. */
 export const SENDER_LOADS_BEFORE_WAITING = 8;
 
 export class Leadership {

@@ -81,7 +81,7 @@ export class Lifecycle {
     else this.signal.addEventListener("abort", stop, { once: true });
   }
 
-  /** As `step`, but rejects `disposed` the moment the client is disposed: a step that never settles cannot hold a start. */
+  /** As `step`, but rejects at dispose: a step that never settles cannot hold a start. */
   async until<T>(step: Promise<T>): Promise<T> {
     const signal = this.signal;
     let onAbort = () => {};

@@ -35,13 +35,13 @@ export interface ConnectionState {
   readonly link: LinkState;
   /** The rules in force: the recovery contract, or the degraded rules. */
   readonly serverKind: ServerKind;
-  /** Where `serverKind` comes from: a cache, the capabilities, or the fallback (always `degraded`). Absent until known. */
+  /** Where `serverKind` comes from: cache, capabilities, or the (always `degraded`) fallback. */
   readonly serverKindFrom?: "cache" | "capabilities" | "fallback";
   /** `navigator.onLine`, as a hint. */
   readonly online: boolean;
   /** This tab is the one that sends for the namespace. */
   readonly leader: boolean;
-  /** The sending code could not load: answers kept, unsent, and the load tried again on backoff and on return. Null otherwise. */
+  /** The sending code could not load: answers kept unsent, the load retried. Null otherwise. */
   readonly senderError: OutboxError | null;
 }
 

@@ -115,7 +115,7 @@ export class ServerKindMachine {
     return true;
   }
 
-  /** An answer waits on the network: read now, as its own backoff (up to 30 s) would notice a return too late. */
+  /** An answer waits on the network: read now; its own backoff (up to 30 s) would be too late. */
   watch(): void {
     if (!this.#busy && this.#options.waiting())
       this.#options.sink.track(this.refresh(), ErrorSource.capabilities);

@@ -20,7 +20,7 @@ export interface TabSyncOptions {
   readonly broadcast: (message: TabMessage) => void;
 }
 
-/** What this tab tells the others, and what it does with what they tell it; early messages wait for the load. */
+/** What this tab tells the others and does with what they tell it; early ones wait for the load. */
 export class TabSync {
   readonly #options: TabSyncOptions;
   readonly #early: TabMessage[] = [];

@@ -19,7 +19,7 @@ export function rescanStorage(
   parts.sink.track(parts.background.resumeAll(), ErrorSource.background);
 }
 
-/** Back in view or online: threads with a question open (or an answer held) here are read again, so an answer given elsewhere shows. */
+/** Back in view or online: threads with open questions are read, so answers given elsewhere show. */
 function readOpenThreads(parts: ClientParts, lifecycle: Lifecycle, engine: DeliveryEngine | undefined): void {
   if (!lifecycle.isReady || lifecycle.isDisposed) return;
   const { threads, runner, sink } = parts;
@@ -37,7 +37,7 @@ function readOpenThreads(parts: ClientParts, lifecycle: Lifecycle, engine: Deliv
   }
 }
 
-/** Online or visible: open threads are read again; in the sending tab network waits go now. Both end with the client's lifetime. */
+/** Online or visible: open threads are read again, and the sending tab's network waits go now. */
 export function watchOnlineAndVisible(
   parts: ClientParts,
   lifecycle: Lifecycle,

@@ -42,7 +42,7 @@ export class BatchDelivery {
     this.#threads = threads;
   }
 
-  /** Every answer of `entry`'s run in interrupt order while `entry` is held; undefined while one is missing. */
+  /** Every answer of `entry`'s run in interrupt order, or undefined while one is missing. */
   members(entry: OutboxEntry): OutboxEntry[] | undefined {
     const batch = entry.batch;
     if (!batch || entry.state !== EntryState.held) return undefined;

@@ -23,7 +23,7 @@ export class DeliveryEngine {
   readonly #book: EntryBook;
   #sender: Sender | undefined;
   readonly #schedule: DeliverySchedule;
-  /** The entry the start's transaction wrote `sending`: POSTed with no write of its own, if still that very object. */
+  /** The entry the start's transaction wrote `sending`, POSTed with no write if still that object. */
   #heldStarted: OutboxEntry | undefined;
   #abort = new AbortController();
   #active = false;

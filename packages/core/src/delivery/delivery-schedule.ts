@@ -22,7 +22,7 @@ export interface DeliveryScheduleInit {
   readonly onError: (error: unknown) => void;
 }
 
-/** When each entry's delivery runs: one run and one timer per entry, a backoff while storage refuses writes. */
+/** When each delivery runs: one run and one timer per entry, a backoff while storage fails. */
 export class DeliverySchedule {
   readonly #init: DeliveryScheduleInit;
   readonly #timers = new Map<string, unknown>();

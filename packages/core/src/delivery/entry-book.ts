@@ -13,7 +13,7 @@ export interface EntryBookOptions {
   readonly onCommitted?: (entry: OutboxEntry) => void;
 }
 
-/** The namespace's entries as last written; the one way to change them is a reducer step written durably, one write per key at a time. */
+/** The entries as last written; changed only by a durable reducer step, one write per key at a time. */
 export class EntryBook {
   readonly #options: EntryBookOptions;
   readonly #entries = new Map<string, OutboxEntry>();
@@ -51,7 +51,7 @@ export class EntryBook {
     return followers;
   }
 
-  /** The followers whose mirrored progress is behind the sender's write; here so a tab without the sending code asks too. */
+  /** Followers behind the sender's write; here so a tab without the sending code asks too. */
   behind(sender: OutboxEntry): OutboxEntry[] {
     if (!sender.batch || sender.batch.sendsWith !== undefined || isFinalState(sender.state)) return [];
     return this.followersOf(sender.key).filter(
@@ -86,7 +86,7 @@ export class EntryBook {
     this.#threads.set(entry.threadId, (this.#threads.get(entry.threadId) ?? new Map()).set(key, entry));
   }
 
-  /** (Re)reads storage; an entry another tab reported meanwhile wins by revision, and a wiped one never comes back. */
+  /** (Re)reads storage; another tab's newer revision wins, and a wiped entry never comes back. */
   async load(): Promise<void> {
     this.hold(await this.#options.store.listByNamespace(this.#options.namespace));
   }

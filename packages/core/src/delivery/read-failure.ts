@@ -1,7 +1,7 @@
 import { ErrorKind, isOutboxError } from "../errors/outbox-error";
 import type { EntryError } from "../outbox/entry";
 
-/** A failed status or thread read, classified; never a `DeliverySignal` (a hydration's RUN_ERROR is not the resume's outcome). */
+/** A failed status or thread read; never a `DeliverySignal` (a hydration's RUN_ERROR is no outcome). */
 export interface ReadFailed {
   readonly type: "read-failed";
   /** What could not be read: the run's status, or the thread (a hydration). */

@@ -1,7 +1,7 @@
 import { ErrorKind, isOutboxError } from "../errors/outbox-error";
 import type { OutboxEntry } from "../outbox/entry";
 
-/** A storage-refused write shown on the entry, in memory only; retried with a capped backoff (delivery-schedule.ts). */
+/** A refused write shown on the entry, in memory only; retried with a capped backoff. */
 export function withStorageError(entry: OutboxEntry, error: unknown): OutboxEntry {
   return {
     ...entry,

@@ -1,7 +1,7 @@
 import type { Message } from "../protocol";
 import type { PendingInterrupt } from "../thread/thread-state";
 
-/** What the person was asked, kept with the answer: the thread may no longer list it after a reload or in another tab. */
+/** What the person was asked, kept with the answer: the thread may no longer list it. */
 export interface EntryQuestion {
   /** `Interrupt.message`. */
   readonly message?: string;

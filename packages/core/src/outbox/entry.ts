@@ -1,7 +1,7 @@
 import type { RecordedDecision } from "../protocol/extensions";
 import type { EntryQuestion } from "./entry-question";
 
-/** An entry is data only: enough to resend the answer byte for byte after a reload and to tell the person what happened. */
+/** Data only: enough to resend the answer byte for byte after a reload and say what happened. */
 export const EntryState = {
   /** Written durably, not yet sent. */
   queued: "queued",
@@ -15,7 +15,7 @@ export const EntryState = {
   paused: "paused",
   /** Answered and kept; sent with the run's other answers (AG-UI resumes a run's interrupts at once). */
   held: "held",
-  /** Not final: retries spent, the answer kept with its key; resumes on `online`, `visible`, `retryNow()` or a start. */
+  /** Not final: retries spent, answer kept; resumes on online, visible, `retryNow()` or a start. */
   stalled: "stalled",
   /** Final: the answer took effect (possibly replayed). */
   applied: "applied",
@@ -128,7 +128,7 @@ export interface OutboxEntry {
   readonly question?: EntryQuestion;
   /** The runId of the resume run; reused unchanged by every retry. */
   readonly runId: string;
-  /** The exact request body a retry sends again; empty until buildable (server kind known, run's questions answered). */
+  /** The exact body every retry sends; empty until buildable (kind known, run's questions answered). */
   readonly body: string;
   /** The interrupt's `responseSchema`, kept to shape the body when it is built after `answer()`. */
   readonly responseSchema?: unknown;
@@ -152,7 +152,7 @@ export interface OutboxEntry {
   readonly replayed?: boolean;
   /** For "answered elsewhere": the decisions the server recorded, to show instead of ours. */
   readonly recordedDecisions?: readonly RecordedDecision[];
-  /** When this lost answer was posted as a chat message: never offered again, as each resend may run the tool again. */
+  /** When this lost answer was posted as a message: never offered again (each may run the tool). */
   readonly resentAt?: number;
   /** Set once any attempt may have reached the server. Distinguishes "never pending" from "consumed". */
   readonly everSent: boolean;

@@ -51,7 +51,7 @@ export class NotAnOutboxDatabase extends OutboxError {
   }
 }
 
-/** Opens the database at this code's version, or at a newer one another tab upgraded to (checked to keep our stores). */
+/** Opens at this code's version, or a newer one another tab upgraded to (if it keeps our stores). */
 export async function openOutboxDb(factory: IDBFactory, dbName: string): Promise<OutboxDb> {
   let raw: IDBDatabase;
   try {
@@ -135,7 +135,7 @@ function upgrade(db: IDBDatabase, tx: IDBTransaction, oldVersion: number): boole
   return true;
 }
 
-/** v1 → v2: every `background-run:<runId>` meta record becomes a row; the racy id list goes (a run it missed is the one the race lost). */
+/** v1 → v2: each `background-run:<runId>` meta record becomes a row; the racy id list goes. */
 function moveBackgroundRunsOutOfMeta(meta: IDBObjectStore, background: IDBObjectStore): void {
   const cursorRequest = meta.openCursor();
   cursorRequest.addEventListener("success", () => {

@@ -74,7 +74,7 @@ export class IdbStore implements OutboxStore {
     this.dbName = dbName;
   }
 
-  /** Opens (creating or upgrading); `storage_unavailable` when IndexedDB is missing, refused, errors or is blocked. */
+  /** Opens (creating or upgrading); `storage_unavailable` when missing, refused, failing or blocked. */
   static async open(options: IdbStoreOptions = {}): Promise<IdbStore> {
     const factory = "indexedDB" in options ? options.indexedDB : globalIndexedDb();
     const dbName = options.dbName ?? DEFAULT_OUTBOX_DB_NAME;

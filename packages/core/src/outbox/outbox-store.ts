@@ -11,7 +11,7 @@ import { type EntrySet, EntryState, type OutboxEntry } from "./entry";
 export interface OutboxStore {
   /** The entry stored under this idempotency key, or `undefined`. */
   get(key: string): Promise<OutboxEntry | undefined>;
-  /** Unconditional insert or overwrite, for seeding and tests; changes go through {@link OutboxStore.commit}. */
+  /** Unconditional write, for seeding and tests; changes go through {@link OutboxStore.commit}. */
   put(entry: OutboxEntry): Promise<void>;
   /**
    * Compare-and-set on `revision` in one transaction, storing revision + 1. Refused when

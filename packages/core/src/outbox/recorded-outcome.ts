@@ -14,7 +14,7 @@ export function recordedOutcome({ interruptId, status, payload }: RecordedDecisi
     : { interruptId, status };
 }
 
-/** A run's event with an `ALREADY_RESOLVED`'s recorded decisions reduced to outcomes, before the thread or other tabs see it. */
+/** An event with `ALREADY_RESOLVED`'s recorded decisions reduced to outcomes, before anyone sees it. */
 export function withRecordedOutcomes(event: AgUiEvent): AgUiEvent {
   const resume =
     event.type === "RUN_ERROR"

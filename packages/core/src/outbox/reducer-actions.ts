@@ -5,7 +5,7 @@ import type { DeliveryCounters, EntryError, OutboxEntry } from "./entry";
 export type EntryAction =
   /** A POST is about to go; `body`: built now where it could not be earlier, never replacing a fixed one. */
   | { readonly type: "attempt-started"; readonly at: number; readonly body?: string }
-  /** Every question of the run is answered: the `held` entry is queued, with `sendsWith` on all but the sender. */
+  /** The run's questions are all answered: `held` is queued, with `sendsWith` on all but the sender. */
   | {
       readonly type: "sealed";
       readonly runId: string;
@@ -41,7 +41,7 @@ export type EntryAction =
     }
   /** The app re-authenticated after a 401/403. */
   | { readonly type: "resumed-auth"; readonly at: number }
-  /** Skip a backoff or resume a stalled entry with a fresh budget; not while a server's `Retry-After` holds. */
+  /** Skip a backoff or resume a stalled entry afresh; not while a server's `Retry-After` holds. */
   | { readonly type: "retry-now"; readonly at: number }
   /** The retention window passed with no verdict reachable. Ignored before `expiresAt`. */
   | { readonly type: "expired"; readonly at: number }

@@ -1,7 +1,7 @@
 import type { OutboxEntry } from "./entry";
 import type { CommitResult } from "./outbox-store";
 
-/** The entries after a start read's write: the committed entry, or what is stored instead (gone when gone). */
+/** The entries after a start read's write: the committed entry, or what is stored instead. */
 export function afterStartCommit(
   entries: readonly OutboxEntry[],
   key: string,

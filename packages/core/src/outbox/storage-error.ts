@@ -1,6 +1,6 @@
 import { isOutboxError, OutboxError } from "../errors/outbox-error";
 
-/** Any storage throw as an `OutboxError` naming the operation and DOMException name only (messages may quote data; they stay on `cause`). */
+/** A storage throw as an `OutboxError` naming only operation and DOMException (messages stay on `cause`). */
 export function toStorageError(operation: string, error: unknown): OutboxError {
   if (isOutboxError(error)) return error;
   const name = errorName(error);

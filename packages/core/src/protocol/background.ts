@@ -7,7 +7,7 @@ import * as z from "zod/mini";
 export const BackgroundStatus = {
   queued: "queued",
   inProgress: "in_progress",
-  /** Waiting for the person: the run ended on an interrupt; it goes on once every one is answered by a resume. */
+  /** Waiting for the person: the run ended on an interrupt and goes on once all are answered. */
   interrupted: "interrupted",
   completed: "completed",
   failed: "failed",

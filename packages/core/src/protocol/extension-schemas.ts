@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import type { StreamCursor } from "./stream-cursor";
 
-/** The recovery contract's zod schemas, for servers and tests; the client checks these objects by hand (extension-checks.ts). */
+/** The contract's zod schemas, for servers and tests; the client checks by hand (extension-checks.ts). */
 export const StreamCursorSchema = z.object({
   runId: z.string().check(z.minLength(1)),
   seq: z.int().check(z.positive()),

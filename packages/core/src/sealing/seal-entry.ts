@@ -1,6 +1,6 @@
 import type { OutboxEntry } from "../outbox/entry";
 
-/** The fields that carry the answer or its question; the rest stays clear so the store can index, order and compare-and-set entries it cannot open. */
+/** The answer's fields; the rest stays clear so a store can index and compare-and-set what it cannot open. */
 export const SEALED_FIELDS = ["body", "decision", "question", "responseSchema", "recordedDecisions"] as const;
 type SealedField = (typeof SEALED_FIELDS)[number];
 

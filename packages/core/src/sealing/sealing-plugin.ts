@@ -1,7 +1,7 @@
 import type { EntryState } from "../outbox/entry";
 import type { OutboxStore } from "../outbox/outbox-store";
 
-/** A sealed answer this client cannot open (no key yet, or another's): kept, and sent once the right key is supplied. */
+/** A sealed answer this client cannot open (no key yet, or another's): kept until the right key comes. */
 export interface SealedEntry {
   readonly key: string;
   readonly namespace: string;
@@ -20,7 +20,7 @@ export const SealedReason = {
 } as const;
 export type SealedReason = (typeof SealedReason)[keyof typeof SealedReason];
 
-/** The `sealing` option (`sealAnswers()`); the client wraps its store with it, so WebCrypto loads only where asked for. */
+/** The `sealing` option (`sealAnswers()`): wraps the store, so WebCrypto loads only where asked for. */
 export interface SealingPlugin {
   /** `report` gets the answers this client cannot open after each read; `onKey` reads storage again. */
   wrap(store: OutboxStore, report: SealedReport, onKey?: () => void): OutboxStore;

@@ -25,7 +25,7 @@ export const TOOL_SHAPE: SectionShape = {
   required: ["name", "description"],
 };
 
-/** The sections servers of the recovery contract publish, as `AgentCapabilitiesSchema` declares them (its test holds each). */
+/** The sections contract servers publish, as `AgentCapabilitiesSchema` declares them (tested). */
 export const CAPABILITY_SECTIONS: ReadonlyMap<string, SectionShape> = new Map<string, SectionShape>([
   [
     "identity",
