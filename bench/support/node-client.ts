@@ -10,8 +10,8 @@ import type {
   OutboxClientOptions,
 } from "../../packages/core/src/client/create-outbox-client.ts";
 import type { OutboxEntry } from "../../packages/core/src/outbox/entry.ts";
-import { createIsolatedClient } from "../../packages/core/src/testing/isolated-client.ts";
 import type { PendingInterrupt } from "../../packages/core/src/thread/thread-state.ts";
+import { createIsolatedClient } from "../../packages/core/testing/isolated-client.ts";
 
 export function nodeClient(
   agentUrl: string,

@@ -7,7 +7,7 @@ export default defineConfig(
     protocol: "src/protocol/public.ts",
     validator: "src/answer/validate-answer.ts",
     sealing: "src/sealing.ts",
-    testing: "src/testing/index.ts",
+    testing: "testing/index.ts",
     "verdict-table": "src/verdict-table.ts",
     internal: "src/internal.ts",
   }),

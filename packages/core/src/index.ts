@@ -42,27 +42,26 @@ export {
 } from "./outbox/entry";
 export type { EntryQuestion } from "./outbox/entry-question";
 export {
-  type CommitResult,
   DEFAULT_OUTBOX_DB_NAME,
-  FINAL_ENTRY_RETENTION_MS,
   IdbStore,
   type IdbStoreOptions,
-  isSupersededByDefault,
-  MemoryStore,
-  type OpenedOutboxStore,
-  type OpenOutboxStoreOptions,
   OUTBOX_DB_VERSION,
+} from "./outbox/idb-store";
+export { MemoryStore } from "./outbox/memory-store";
+export { type OpenedOutboxStore, type OpenOutboxStoreOptions, openOutboxStore } from "./outbox/open-store";
+export {
+  type CommitResult,
+  isSupersededByDefault,
   type OutboxStore,
-  openOutboxStore,
-  PersistenceResult,
   type PutIfAbsentOptions,
   type PutIfAbsentResult,
-  requestPersistentStorage,
-} from "./outbox/index-store";
+} from "./outbox/outbox-store";
 export { DEFAULT_RETENTION_MS } from "./outbox/reducer";
+export { FINAL_ENTRY_RETENTION_MS } from "./outbox/retention";
 export { type DeliverySignal, ServerKind } from "./outcome/delivery-signal";
 export { type Verdict, VerdictKind } from "./outcome/verdict";
 export type { SealedEntry, SealingPlugin } from "./sealing/sealing-plugin";
+export { PersistenceResult, requestPersistentStorage } from "./storage/request-persistence";
 // The verdict table with its prose (VERDICT_TABLE, verdictTableMarkdown) is for docs,
 // and the verdict function (classifyOutcome) loads with the code that sends: both
 // are in "@agui-outbox/core/verdict-table". A re-export here would keep the rules in

@@ -18,10 +18,8 @@ export interface SealAnswersOptions {
 /** The `sealing` option, and where the app hands it the signed-in user's key. */
 export interface AnswerSealing extends SealingPlugin {
   /**
-   * The signed-in user's AES-GCM key (`encrypt` and `decrypt` usages; it may be
-   * non-extractable). Answers stored before it are opened and sent; `undefined`
-   * forgets it (sign-out), after which new answers are refused and stored ones
-   * stay sealed.
+   * The signed-in user's AES-GCM key (`encrypt`, `decrypt`; may be non-extractable). Stored answers
+   * open and send; `undefined` forgets it (sign-out): new answers are refused, stored ones stay sealed.
    */
   setKey(key: CryptoKey | undefined): void;
 }

@@ -8,7 +8,7 @@ import {
   backgroundRuns,
 } from "../../background/src/index";
 import { MemoryStore as OutboxMemoryStore } from "../../core/src/outbox/memory-store";
-import { createIsolatedClient } from "../../core/src/testing/isolated-client";
+import { createIsolatedClient } from "../../core/testing/isolated-client";
 import { type ContractServer, createContractServer, MemoryStore } from "../src/index";
 import { type Ledger, memoryLedger, scriptedDeployAgent } from "./support/scripted-agent";
 import { listFaults, scriptedBackgroundAgent } from "./support/scripted-background";

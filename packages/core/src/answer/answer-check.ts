@@ -1,8 +1,6 @@
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 
-// What checking an answer against its `responseSchema` yields. Both the loader
-// (answer-validator.ts) and the chunk it loads (validate-answer.ts) import it, so
-// neither imports the other.
+// Imported by both the loader and the chunk it loads, so neither imports the other.
 
 /** One schema violation, located but never quoting the answer's content. */
 export interface AnswerViolation {

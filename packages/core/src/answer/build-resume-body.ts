@@ -18,10 +18,8 @@ export interface BatchResumeBodyInput {
 }
 
 /**
- * The exact bytes of a resume request. Built once, stored on the entry, and
- * sent unchanged by every retry: the server compares bodies byte for byte
- * under one idempotency key. `messages: []` because the server holds the
- * thread (and servers without the contract require it on a resume).
+ * The exact bytes of a resume, sent unchanged by every retry: the server compares bodies byte for
+ * byte under one key. `messages: []`: the server holds the thread (servers without the contract require it).
  */
 export function buildResumeBody(input: ResumeBodyInput): string {
   return buildBatchResumeBody({

@@ -10,13 +10,10 @@ export {
   InvalidAnswerError,
 } from "./answer-check";
 
-// Validators are compiled once per schema object: a card that validates as the
-// person types would otherwise rebuild one per keystroke. And once per schema text:
-// every interrupt of a tool carries its own copy of the same schema (parsed from its
-// event), and compiling that copy again cost several times the check itself.
+// Compiled once per schema object (a card validates per keystroke) and once per schema text
+// (each interrupt carries its own copy; compiling cost several times the check).
 const validators = new WeakMap<object, Validator>();
 const byText = new Map<string, Validator>();
-/** Distinct schemas kept by text; the oldest goes first. */
 const MAX_SCHEMA_TEXTS = 32;
 
 function textOf(schema: Readonly<Record<string, unknown>>): string | undefined {
@@ -46,8 +43,7 @@ function validatorFor(schema: Readonly<Record<string, unknown>>): Validator {
   return validator;
 }
 
-// The library reports a summary unit per failing subschema; the leaf units are the
-// useful ones. Keep one per (path, keyword).
+// The leaf units are the useful ones: one per (path, keyword).
 function toViolations(errors: readonly OutputUnit[]): AnswerViolation[] {
   const seen = new Set<string>();
   const violations: AnswerViolation[] = [];
@@ -62,10 +58,7 @@ function toViolations(errors: readonly OutputUnit[]): AnswerViolation[] {
   return violations;
 }
 
-/**
- * Checks an answer payload against an interrupt's `responseSchema`. Without a
- * schema every payload is accepted, as AG-UI leaves the answer's shape open.
- */
+/** Checks a payload against a `responseSchema`; without one, AG-UI leaves the shape open. */
 export function checkAnswer(
   payload: unknown,
   responseSchema: Readonly<Record<string, unknown>> | undefined,

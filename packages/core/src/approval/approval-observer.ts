@@ -11,10 +11,7 @@ import { findProposedCall, type ProposedCall } from "./proposed-call";
 export interface ApprovalObserverOptions {
   readonly threadId: string;
   readonly interruptId: string;
-  /**
-   * The words `resendAsMessage()` posts for a lost answer. The binding's, as is
-   * every text a person reads (React passes its `resendMessage`).
-   */
+  /** The words `resendAsMessage()` posts: the binding's, as is every text a person reads. */
   readonly resendText: (decision: Decision, question: string | undefined) => string;
 }
 
@@ -26,12 +23,10 @@ function asError(error: unknown): Error {
 }
 
 /**
- * One interrupt's answer, framework-free, in the grain of TanStack Query's
- * `MutationObserver`: `subscribe` and `getSnapshot` for a binding's
- * `useSyncExternalStore` (or any other framework's store). The snapshot stays the
- * same object until one of its fields changes. It reads the outbox, the thread
- * and the connection, and holds what only one card knows: the answer being
- * written, the last error, and the question after the thread dropped it.
+ * One interrupt's answer, framework-free, in the grain of TanStack Query's `MutationObserver`:
+ * `subscribe` and `getSnapshot` for `useSyncExternalStore`. The snapshot stays the same object
+ * until a field changes; it holds what only one card knows (the answer being written, the last
+ * error, the question after the thread dropped it).
  */
 export class ApprovalObserver {
   readonly #client: OutboxClient;
@@ -45,7 +40,6 @@ export class ApprovalObserver {
   #inFlight: Promise<OutboxEntry> | null = null;
   /** The interrupt as last listed: the thread drops it once answered, the card still asks it. */
   #seen: PendingInterrupt | undefined;
-  /** Looked up again only when what it is found from changes, so the snapshot stays the same. */
   #proposed: { readonly from: readonly unknown[]; readonly call: ProposedCall | undefined } | undefined;
 
   constructor(client: OutboxClient, options: ApprovalObserverOptions) {
@@ -66,7 +60,6 @@ export class ApprovalObserver {
       this.#unsubscribe = () => {
         for (const stop of stops) stop();
       };
-      // What changed between the first read and now.
       update();
     }
     return () => {
@@ -104,7 +97,6 @@ export class ApprovalObserver {
     );
   };
 
-  // `error` holds the failure; answerAsync is the variant that throws.
   answer = ((input: ApprovalAnswer | boolean, editedArgs?: Readonly<Record<string, unknown>>) =>
     this.answerAsync(
       typeof input === "boolean" ? { approved: input, ...(editedArgs ? { editedArgs } : {}) } : input,
@@ -192,8 +184,7 @@ export class ApprovalObserver {
     const keptOpen =
       live === undefined &&
       unshownQuestions(entries, threadId, [], interruptId).some((question) => question.id === interruptId);
-    // The question travels with the answer: after a reload, in another tab or for a
-    // thread that no longer holds the tool call, the entry's copy stands in.
+    // The entry's copy of the question stands in after a reload, in another tab, or once the thread drops it.
     const kept = entry?.question;
     const fields: Fields = {
       interrupt,

@@ -9,9 +9,7 @@ import { EntryState, isFinalState, type OutboxEntry } from "../outbox/entry";
  *                                             └──▶ settled ◀┘
  */
 export const ApprovalPhase = {
-  /** No answer yet. */
   idle: "idle",
-  /** `answer()` is writing the entry to storage. */
   saving: "saving",
   /** Written; being sent, or the server is working on it. */
   sending: "sending",
@@ -33,11 +31,7 @@ export function approvalPhase(entry: OutboxEntry | undefined, saving: boolean): 
   return ApprovalPhase.waiting;
 }
 
-/**
- * True when nothing can move the answer forward until something outside it
- * changes: the network is back, the person signs in again. (TanStack Query's
- * `isPaused`.)
- */
+/** Stuck until the network is back or the person signs in again (TanStack Query's `isPaused`). */
 export function isPausedEntry(entry: OutboxEntry | undefined, online: boolean): boolean {
   if (!entry || isFinalState(entry.state)) return false;
   return entry.state === EntryState.paused || !online;

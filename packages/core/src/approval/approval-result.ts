@@ -48,12 +48,9 @@ export interface ApprovalResult {
   /** True once the kept answer was posted as a message, from any tab or page (the entry stays until dismissed). */
   readonly resent: boolean;
   /**
-   * Approve (optionally with edited arguments) or reject (optionally with a
-   * reason). One answer per interrupt: a call while the first is being written
-   * returns the first's promise, and once written the entry stands. Resolves
-   * with the entry once it is durable, or undefined when it could not be
-   * written (then `error` says why). The positional form
-   * `answer(approved, editedArgs?)` still works.
+   * Approve (optionally with edited arguments) or reject (optionally with a reason). One answer
+   * per interrupt: a second call while writing gets the first's promise. Resolves with the durable
+   * entry, or undefined when unwritten (`error` says why). `answer(approved, editedArgs?)` still works.
    */
   answer(input: ApprovalAnswer): Promise<OutboxEntry | undefined>;
   answer(approved: boolean, editedArgs?: Readonly<Record<string, unknown>>): Promise<OutboxEntry | undefined>;
@@ -65,10 +62,6 @@ export interface ApprovalResult {
   retryNow(): Promise<void>;
   /** Remove an entry with a final verdict (the card returns to unanswered if the question is still open). */
   discard(): Promise<void>;
-  /**
-   * For a lost answer: send the kept decision to the agent as a user message
-   * that says the outcome is unknown. The agent may act on it, so the tool may
-   * run again; the entry stays (marked `resent`) until the person dismisses it.
-   */
+  /** For a lost answer: post it as a message saying the outcome is unknown (the tool may run again). */
   resendAsMessage(): Promise<void>;
 }

@@ -16,10 +16,7 @@ import { unshownQuestions } from "./unshown-questions";
 
 const SCHEMA_FITS_OTHER_KIND = "the question's schema fits only the answers of another kind of server";
 
-/**
- * `answer()`: validate, write durably with a fresh key, resolve once committed.
- * Sending starts in a later task.
- */
+/** `answer()`: validate, write durably with a fresh key, resolve once committed; send later. */
 export function createAnswerPath(parts: ClientParts): (input: AnswerInput) => Promise<OutboxEntry> {
   const { namespace, deps, threads, kind, tabs } = parts;
   return async function answer(input: AnswerInput): Promise<OutboxEntry> {
@@ -42,16 +39,10 @@ export function createAnswerPath(parts: ClientParts): (input: AnswerInput) => Pr
         `Interrupt ${input.interruptId} is not pending in thread ${input.threadId}; hydrate the thread first.`,
       );
     }
-    // The payload is shaped for the server in front of us (contract or degraded
-    // rules), and that exact payload is what the interrupt's schema must accept.
-    // While the kind is unknown, either shape may be the one sent: one must fit.
-    // Checked in the shape of the kind in force first, then of the other kind:
-    // a question only the other kind's shape fits means the server is not what
-    // we took it for (it changed under the page). Then the kind is read again
-    // and the body waits for it.
-    // Both shapes are built (building one may refuse the answer), but the other
-    // kind's is checked only when the first does not fit: an answer that fits pays
-    // for one validation, not two.
+    // The payload is shaped for the server in front of us, and that exact payload must fit
+    // the schema. While the kind is unknown either shape may be sent: one must fit. Only a
+    // question the other kind's shape fits means the server changed: the kind is read again.
+    // The other shape is checked only when the first does not fit: one validation, not two.
     const inForce: ServerKind = kind.current() === "contract" ? "contract" : "degraded";
     const other: ServerKind = inForce === "contract" ? "degraded" : "contract";
     const shape = (serverKind: ServerKind) =>
@@ -71,8 +62,7 @@ export function createAnswerPath(parts: ClientParts): (input: AnswerInput) => Pr
       if (kind.known()) kind.contradicted(SCHEMA_FITS_OTHER_KIND);
     }
     const kindKnown = kind.known();
-    // A run that asked several questions is answered in one resume: this answer
-    // is held until the last of them is answered.
+    // A run's questions are answered in one resume: held until the last is answered.
     const siblings = pending.map((candidate) => candidate.id).sort();
     const batch = siblings.length > 1 ? { interruptIds: siblings } : undefined;
     const key = deps.randomUUID();
@@ -107,10 +97,8 @@ export function createAnswerPath(parts: ClientParts): (input: AnswerInput) => Pr
     };
     const result = await opened.putIfAbsentForInterrupt(entry);
     if (result.inserted) {
-      // The write has committed: resolve now, with the entry already in the outbox
-      // state. Telling the other tabs and starting the send (whose first step is
-      // the durable `sending` write) wait for the next task, off the path of the
-      // caller awaiting the commit.
+      // Committed: resolve now. Telling the other tabs and the first send wait for the
+      // next task, off the path of the caller awaiting the commit.
       const inserted = result.entry;
       parts.ownKeys.add(inserted.key);
       const added: TabMessage = { type: "entry-added", key: inserted.key, entry: inserted };
@@ -160,11 +148,7 @@ function recordedDecisionOf(entry: OutboxEntry): RecordedDecision {
   };
 }
 
-/**
- * An answer to one of a run's questions is timed after every answer of the batch
- * this tab knows (however the clock moved): the last answered, which sends for
- * the batch, is then the latest one stored, and every tab reads it alike.
- */
+/** Timed after every known answer of the batch, so every tab finds the last answered alike. */
 function afterEveryAnswerOf(
   batch: { readonly interruptIds: readonly string[] },
   entries: readonly OutboxEntry[],

@@ -8,10 +8,7 @@ type ClientCommands = Pick<
   "entryFor" | "retryNow" | "discard" | "resendAsMessage" | "resumeAfterAuth" | "clear"
 >;
 
-/**
- * What the app asks of the client about its answers. Each waits for the start;
- * the sending tab acts, another tab asks it to (the request travels by channel).
- */
+/** What the app asks about its answers; the sending tab acts, others ask it by channel. */
 export function clientCommands(init: ClientParts): ClientCommands {
   const { namespace, tabs, started } = init;
   const isLeader = () => tabs.state.leader;
@@ -20,8 +17,7 @@ export function clientCommands(init: ClientParts): ClientCommands {
       const matching = entries.filter(
         (entry) => entry.threadId === threadId && entry.interruptId === interruptId,
       );
-      // Each tab shows its own truth: the answer given here (applied with its own
-      // decision, or answered elsewhere with the recorded one), else the newest.
+      // Each tab shows its own truth: its own answer, else the newest.
       return matching.findLast((entry) => init.ownKeys.has(entry.key)) ?? matching.at(-1);
     },
     async retryNow(key) {

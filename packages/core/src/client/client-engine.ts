@@ -5,11 +5,7 @@ import { DEFAULT_STALL_TIMEOUT_MS } from "../stream/watchdog";
 import type { ClientParts } from "./client-parts";
 import { ErrorSource } from "./error-sink";
 
-/**
- * The client's delivery engine on its opened store: what it commits is
- * published to the outbox store and the other tabs, a 401/403 pauses the link,
- * and the server kind in force classifies every outcome.
- */
+/** The delivery engine on the opened store, publishing to the outbox state and the other tabs. */
 export function createClientEngine(init: ClientParts, store: OutboxStore): DeliveryEngine {
   const { kind, runner, tabSync, connection, options } = init;
   return new DeliveryEngine({
@@ -34,6 +30,5 @@ export function createClientEngine(init: ClientParts, store: OutboxStore): Deliv
     stallTimeoutMs: options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
     maxEventBytes: options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES,
     retry: options.retry ?? {},
-    maxReattachesWithoutProgress: 2,
   });
 }

@@ -19,10 +19,7 @@ export interface StartedClient {
   readonly engine: DeliveryEngine;
 }
 
-/**
- * The client's parts, built once by `createOutboxClient` and handed whole to
- * the code that works for it (the answer path, the engine, the commands).
- */
+/** The client's parts, built once by `createOutboxClient` and handed whole to the code that works for it. */
 export interface ClientParts {
   readonly namespace: string;
   readonly options: OutboxClientOptions;

@@ -11,15 +11,10 @@ import type { OutboxPlugin } from "./plugins";
 export interface OutboxClientOptions {
   /** The agent endpoint, for example `"/agent"` or `"https://api.example.com/agent"`. */
   readonly url: string;
-  /**
-   * Whose answers these are (the signed-in user). Entries of other namespaces are
-   * never loaded or sent; switching user means disposing this client and creating
-   * one for the new namespace.
-   */
+  /** Whose answers these are (the signed-in user); switching user means a new client. */
   readonly namespace: string;
   /**
-   * Where entries live. `"indexeddb"` falls back to memory (reported in
-   * `outbox.getState().durable`) when IndexedDB cannot be opened.
+   * Where entries live; `"indexeddb"` falls back to memory (`outbox.getState().durable`).
    * @default "indexeddb"
    */
   readonly storage?: "indexeddb" | "memory" | OutboxStore;
@@ -29,14 +24,10 @@ export interface OutboxClientOptions {
   readonly deps?: Partial<OutboxDeps>;
   /** Headers for every request, read per request (so a refreshed token is used). */
   readonly headers?: () => Record<string, string> | Promise<Record<string, string>>;
-  /**
-   * Called when the server answers 401/403. Delivery pauses until the app calls
-   * `resumeAfterAuth()`.
-   */
+  /** Called on 401/403; delivery pauses until `resumeAfterAuth()`. */
   readonly onAuthRequired?: (entry: OutboxEntry) => void;
   /**
-   * How long an entry is kept before it is reconciled by status or hydration.
-   * Keep it below the server's idempotency window.
+   * How long an entry is kept before it is reconciled; keep it below the server's idempotency window.
    * @default 82_800_000 (23 h)
    */
   readonly retentionMs?: number;
@@ -46,10 +37,7 @@ export interface OutboxClientOptions {
   readonly maxEventBytes?: number;
   /** Backoff (base 1 s, cap 30 s, full jitter) and retry budget. */
   readonly retry?: PlanRetryOptions;
-  /**
-   * Ask the browser to keep the origin's storage (`navigator.storage.persist()`).
-   * @default true
-   */
+  /** Ask the browser to keep the origin's storage (`navigator.storage.persist()`). @default true */
   readonly requestPersistence?: boolean;
   /**
    * Add-ons the client drives, e.g. background runs: `backgroundRuns()` from
@@ -58,9 +46,8 @@ export interface OutboxClientOptions {
    */
   readonly plugins?: readonly OutboxPlugin[];
   /**
-   * Answers sealed at rest with the signed-in user's key: `sealAnswers()` from
-   * `@agui-outbox/core/sealing`, then `setKey(key)` after sign-in. Applies to
-   * every storage; answers are refused (`sealing_key_missing`) until a key is set.
+   * Answers sealed at rest: `sealAnswers()` from `@agui-outbox/core/sealing`, then `setKey(key)`
+   * after sign-in; answers are refused (`sealing_key_missing`) until a key is set.
    * @default undefined (stored as written)
    */
   readonly sealing?: SealingPlugin;
@@ -100,16 +87,13 @@ export interface OutboxClient {
   start(): Promise<void>;
   thread(threadId: string): ThreadHandle;
   /**
-   * Validates the answer against the interrupt's `responseSchema`, writes it
-   * durably with a fresh idempotency key, and resolves once the write is
-   * committed. Sending happens after. A second call for the same interrupt
-   * returns the first entry (a double click makes one answer).
+   * Validates the answer, writes it durably with a fresh idempotency key and resolves once committed;
+   * sending happens after. A second call for the same interrupt returns the first entry.
    */
   answer(input: AnswerInput): Promise<OutboxEntry>;
   /**
    * The entry this tab shows for an interrupt: its own answer, else the newest.
-   * Pass `entries` from the outbox state a subscriber was given, so the answer
-   * matches that state. @default the outbox's current entries
+   * @default entries: the outbox's current entries
    */
   entryFor(threadId: string, interruptId: string, entries?: readonly OutboxEntry[]): OutboxEntry | undefined;
   /** Skip the rest of a backoff for one entry. */
@@ -117,12 +101,8 @@ export interface OutboxClient {
   /** Removes an entry with a final verdict; refuses one without. */
   discard(key: string): Promise<void>;
   /**
-   * For a lost answer, on the person's word: posts `text` (the kept answer, in
-   * words) to its thread as a user message, and marks the entry `resentAt`
-   * durably first, so no reload or other tab offers it again. Resolves true
-   * when this call posted it, false when the entry is not lost or was resent
-   * already. Rejects with the send's `OutboxError` (the mark stays: the message
-   * may have reached the agent).
+   * For a lost answer, on the person's word: marks the entry `resentAt` durably, then posts `text`
+   * as a user message. False when not lost or resent already; rejects with the send's error (the mark stays).
    */
   resendAsMessage(key: string, text: string): Promise<boolean>;
   /** After the app re-authenticated: resume paused deliveries. */

@@ -63,12 +63,9 @@ export type {
  *   capabilities GET ─────────────────────────┐                │
  *   lock granted ─▶ leadership: await ready ─▶ (kind known) ─▶ activate: send
  *
- * The sending tab's first read also writes its first resend (start-read.ts).
- * The channel is open before storage is read, so whatever another tab commits
- * after that read reaches this tab as a message: a tab that holds the lock by
- * the time the first read is done need not read storage again. Recovered
- * answers go with the bodies fixed when they were answered, for the kind known
- * then; every outcome is classified with the kind in force when it arrives.
+ * The channel opens before storage is read, so later commits of other tabs arrive as
+ * messages and a tab holding the lock after its first read need not read again. Recovered
+ * answers keep the bodies fixed when answered; outcomes are classified with the kind in force.
  */
 const SERVER_CHANGED = "The server changed; checking what it supports.";
 
@@ -83,10 +80,8 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
   }));
   const sink = createErrorSink({ onStorageError: (error) => outboxStore.setState({ storageError: error }) });
   const lifecycle = new Lifecycle();
-  // Every event this tab applies is mirrored by the others, a task's worth per
-  // message, and only when another tab is there; `tabs` is assigned below,
-  // before anything can apply an event. Entry messages are posted even by a tab
-  // that thinks it is alone: a newcomer reads storage before its `hello` is heard.
+  // Applied events are mirrored to other tabs only when one is there. Entry messages go
+  // even from a tab alone: a newcomer reads storage before its `hello` is heard.
   const threads = new ThreadRegistry((threadId, events) => {
     if (tabs.state.others > 0) tabs.broadcast({ type: "thread-events", threadId, events });
   });
@@ -205,10 +200,8 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
       sink.track(tabs.stop(), ErrorSource.tabs);
       throw error;
     }
-    // With a kind cached by an earlier start, recovered answers go first: the
-    // refresh (a request, then a metadata write) starts once the sending tab has
-    // handed its recovered entries to the engine, so it never competes with the
-    // resend's strict write.
+    // With a cached kind, recovered answers go first: the refresh (a request, then a
+    // metadata write) never competes with the resend's strict write.
     const first = kindWasCached ? undefined : kind.refresh();
     if (first) await lifecycle.until(first);
     const refreshed = first ?? leadership.settled().then(() => kind.refresh());
@@ -219,12 +212,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     sink.track(readSettled(), ErrorSource.storage);
   }
 
-  /**
-   * Opens storage and reads it; true when a server kind was cached by an earlier
-   * start. The read waits for this tab's first role (known within a lock request
-   * that never queues): the sending tab reads in one transaction that also writes
-   * its first resend.
-   */
+  /** Opens and reads storage (with the first resend, in the sending tab); true when a kind was cached. */
   async function openAndLoad(roleKnown: Promise<void>): Promise<boolean> {
     const [opened] = await Promise.all([openStore(), roleKnown]);
     // Closed on dispose, even one that opened after it.
@@ -247,11 +235,7 @@ export function createOutboxClient(options: OutboxClientOptions): OutboxClient {
     return cached;
   }
 
-  /**
-   * The settled verdicts (applied, elsewhere, expired), which a start does not
-   * read: once it resolved, so a store full of them never delays it or a
-   * resend. Not announced: every tab reads them from storage.
-   */
+  /** The settled verdicts, read after the start so a store full of them never delays it; not announced. */
   async function readSettled(): Promise<void> {
     const [opened, running] = [store, engine];
     if (!opened || !running || lifecycle.isDisposed) return;

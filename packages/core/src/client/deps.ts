@@ -14,10 +14,8 @@ export interface Signal {
 }
 
 /**
- * Every side effect the client has, injected through one object. The defaults
- * are wrapper lambdas that look the global up at call time, never at import
- * time: importing the package during server-side rendering touches no browser
- * API, and a test can swap a global (fake timers, a stubbed fetch) after import.
+ * Every side effect, injected through one object. Defaults look the global up at call time,
+ * never at import: SSR touches no browser API, and a test can swap a global after import.
  */
 export interface OutboxDeps {
   readonly fetch: FetchLike;
@@ -28,10 +26,7 @@ export interface OutboxDeps {
   readonly random: () => number;
   /** `navigator.onLine` and its events: a hint that makes retries sooner, never a gate. */
   readonly online: Signal;
-  /**
-   * Page visibility and window focus: streams keep running while hidden; a return
-   * retries sooner and reads open questions again.
-   */
+  /** Visibility and focus: streams run while hidden; a return retries sooner and rereads questions. */
   readonly visible: Signal;
   /** IndexedDB factory, or undefined where there is none (SSR, some private modes). */
   readonly indexedDB: () => IDBFactory | undefined;
@@ -42,9 +37,7 @@ export interface OutboxDeps {
   /** BroadcastChannel: how the other tabs mirror the sending one. */
   readonly openChannel: ChannelFactory;
   /**
-   * Loads the code that sends, which an app's build splits into a chunk of its
-   * own: the tab that sends calls it when it takes the lock. Nothing is sent
-   * before it resolves; while it fails, the answers wait, and it is called again.
+   * Loads the sending code (its own chunk) when this tab takes the lock; nothing is sent before it resolves.
    * @default a dynamic `import()` of the chunk
    */
   readonly loadSender: () => Promise<SenderModule>;

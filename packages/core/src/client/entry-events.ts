@@ -2,11 +2,7 @@ import { isFinalState, type OutboxEntry } from "../outbox/entry";
 import type { ReadonlyStore } from "../thread/thread-registry";
 import type { OutboxState } from "./outbox-state";
 
-/**
- * What happened to one entry, for an app that reacts to outcomes (a toast, a log,
- * analytics) without diffing the outbox itself: TanStack Query's cache
- * subscription, for answers.
- */
+/** What happened to one entry, for an app reacting to outcomes without diffing the outbox. */
 export type EntryEvent =
   /** A new answer is in the outbox (this tab's `answer()`, another tab's, or a reload's recovery). */
   | { readonly type: "added"; readonly entry: OutboxEntry }
@@ -18,9 +14,8 @@ export type EntryEvent =
   | { readonly type: "removed"; readonly entry: OutboxEntry };
 
 /**
- * Calls `listener` for each entry event, in store order, from the moment of
- * subscribing (entries already there are not replayed). Returns the unsubscribe.
- * Works on any client: `watchEntries(client.outbox, (event) => …)`.
+ * Calls `listener` for each entry event from the moment of subscribing (no replay); returns the
+ * unsubscribe. `watchEntries(client.outbox, (event) => …)`.
  */
 export function watchEntries(
   outbox: ReadonlyStore<OutboxState>,

@@ -18,16 +18,13 @@ const STORAGE_KINDS: ReadonlySet<string> = new Set([
   ErrorKind.storageUnavailable,
 ]);
 
-/** True for a failure of the outbox's storage (an `OutboxError` of a `storage_*` kind). */
 export function isStorageError(error: unknown): error is OutboxError {
   return isOutboxError(error) && STORAGE_KINDS.has(error.kind);
 }
 
 /**
- * The one place failures go that no caller awaits: every promise the client
- * starts without awaiting it goes through `track`, so none floats and none
- * becomes an unhandled rejection. `disposed` is the client stopping, not a
- * failure, and is dropped.
+ * Where failures no caller awaits go: every unawaited promise goes through `track`, so none becomes
+ * an unhandled rejection. `disposed` is the client stopping, not a failure, and is dropped.
  */
 export interface ErrorSink {
   report(error: unknown, source: ErrorSource): void;
@@ -35,9 +32,7 @@ export interface ErrorSink {
 }
 
 export interface ErrorSinkOptions {
-  /** A storage failure: shown on the outbox state. */
   readonly onStorageError: (error: OutboxError, source: ErrorSource) => void;
-  /** Any other failure, for logging. */
   readonly onOtherError?: (error: unknown, source: ErrorSource) => void;
 }
 

@@ -31,12 +31,7 @@ export interface LeadershipOptions {
  *      └─ the sending code starts loading at once, beside the storage read
  *   lost ─▶ deactivate at once (durable state stays)
  */
-/**
- * Failed loads of the sending code in a row (about two minutes of backoff) after
- * which it is tried again only when the browser comes back (online, visible): a
- * chunk that stays missing (a deploy removed it) is not asked for every 30 s for
- * the page's life. The answers wait on disk meanwhile; a reload loads it too.
- */
+/** Failed sender loads in a row (~2 min of backoff) before only the browser's return retries. */
 export const SENDER_LOADS_BEFORE_WAITING = 8;
 
 export class Leadership {
@@ -62,11 +57,9 @@ export class Leadership {
       plugins.deactivate();
       return;
     }
-    // Fetched while storage opens; `activate` loads it again (from the module
-    // cache, or a new try) and reports a failure.
+    // Fetched while storage opens; `activate` loads it again and reports a failure.
     this.#options.deps.loadSender().catch(() => {});
-    // Granted before the first read finished: that read (begun with the channel
-    // open) is recent enough. Granted later: read again.
+    // Granted before the first read (begun with the channel open) finished: no second read.
     this.#enqueue(lifecycle.isReady, 0);
   }
 
@@ -122,8 +115,7 @@ export class Leadership {
     if (reread) await engine.load();
     if (isLeader() && !lifecycle.isDisposed) {
       await engine.activate();
-      // The start's own read of the background runs is recent enough when the
-      // lock came before it finished (as for the entries): no second read.
+      // As for the entries: a lock before the start's read finished needs no second read.
       if (reread) await plugins.resumeAll();
       plugins.activate();
     }

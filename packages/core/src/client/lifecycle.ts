@@ -25,7 +25,6 @@ export type LifecycleAction =
   | { readonly type: "failed" }
   | { readonly type: "dispose" };
 
-/** Pure; an action that does not apply returns the same state. */
 export function reduceLifecycle(state: LifecycleState, action: LifecycleAction): LifecycleState {
   if (state.name === "disposed") return state;
   switch (action.type) {
@@ -40,7 +39,6 @@ export function reduceLifecycle(state: LifecycleState, action: LifecycleAction):
   }
 }
 
-/** Holds the lifecycle state and lets code wait for `ready`. */
 export class Lifecycle {
   #state: LifecycleState = { name: "idle" };
   readonly #lifetime = new AbortController();
@@ -65,7 +63,6 @@ export class Lifecycle {
     return this.#state.name === "disposed";
   }
 
-  /** Aborted on dispose, with the `disposed` error as its reason. */
   get signal(): AbortSignal {
     return this.#lifetime.signal;
   }
@@ -79,16 +76,12 @@ export class Lifecycle {
     return this.#state;
   }
 
-  /** Calls `stop` on dispose, or now when already disposed. */
   onDispose(stop: () => void): void {
     if (this.signal.aborted) stop();
     else this.signal.addEventListener("abort", stop, { once: true });
   }
 
-  /**
-   * Settles as `step` does, but rejects with the `disposed` error the moment
-   * the client is disposed: a step that never settles cannot hold a start.
-   */
+  /** As `step`, but rejects at dispose: a step that never settles cannot hold a start. */
   async until<T>(step: Promise<T>): Promise<T> {
     const signal = this.signal;
     let onAbort = () => {};

@@ -13,7 +13,6 @@ export interface OpenedClientStore {
   readonly owned: boolean;
 }
 
-/** Opens the store the options ask for and reports its durability on the outbox state. */
 export interface StoreEvents {
   /** Storage holds what this tab has not read (it reopened after a close, a sealing key arrived): read it again. */
   readonly onReopen?: () => void;

@@ -13,17 +13,11 @@ export interface OutboxState {
   readonly storageError: OutboxError | null;
   /** Oldest first. */
   readonly entries: readonly OutboxEntry[];
-  /**
-   * Answers stored sealed (`sealing`) that this client cannot open yet: kept,
-   * not sent, until the key that opens them is supplied.
-   */
+  /** Sealed answers this client cannot open yet: kept, not sent, until their key is supplied. */
   readonly sealed: readonly SealedEntry[];
 }
 
-/**
- * The link to the agent, a union tagged on `name` so each state carries only
- * its own data.
- */
+/** The link to the agent, tagged on `name`. */
 export type LinkState =
   | { readonly name: "starting" }
   | { readonly name: "connected"; readonly serverKind: ServerKind }
@@ -41,22 +35,13 @@ export interface ConnectionState {
   readonly link: LinkState;
   /** The rules in force: the recovery contract, or the degraded rules. */
   readonly serverKind: ServerKind;
-  /**
-   * Where `serverKind` comes from: an earlier start's cache, the server's
-   * capabilities, or the fallback after capabilities failed
-   * `CAPABILITY_READS_BEFORE_FALLBACK` times (always `degraded`). Absent until known.
-   */
+  /** Where `serverKind` comes from: cache, capabilities, or the (always `degraded`) fallback. */
   readonly serverKindFrom?: "cache" | "capabilities" | "fallback";
   /** `navigator.onLine`, as a hint. */
   readonly online: boolean;
   /** This tab is the one that sends for the namespace. */
   readonly leader: boolean;
-  /**
-   * The sending tab could not load the code that sends (a chunk of the app's
-   * build): its answers are kept, unsent, and the load is tried again with a
-   * backoff (`SENDER_LOADS_BEFORE_WAITING` times) and whenever the browser comes
-   * back online or the page visible. Null otherwise.
-   */
+  /** The sending code could not load: answers kept unsent, the load retried. Null otherwise. */
   readonly senderError: OutboxError | null;
 }
 

@@ -2,11 +2,9 @@ import { EntryState } from "../outbox/entry";
 import type { ClientParts, StartedClient } from "./client-parts";
 
 /**
- * A lost answer posted to the agent as a chat message, on the person's word.
- * The mark goes first, durably and from any tab (compare-and-set on the stored
- * copy), so a reload, another tab or a second click never posts it twice: each
- * post may make the agent run the tool again. Resolves true when this call
- * posted it; false when the entry is not lost or is marked already.
+ * A lost answer posted as a chat message, on the person's word. The mark goes first, durably and
+ * by compare-and-set, so no reload, tab or second click posts it twice (each post may run the tool
+ * again). True when this call posted it.
  */
 export async function resendAsMessage(
   parts: ClientParts,
@@ -27,7 +25,6 @@ export async function resendAsMessage(
     // Published here and announced to the other tabs, which take it by revision.
     if (current) engine.adopt(current);
     if (!result.committed) continue;
-    // Posted to the thread as a user message.
     await parts.runner.send(stored.threadId, text);
     return true;
   }

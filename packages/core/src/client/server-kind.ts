@@ -11,20 +11,14 @@ import type { OutboxDeps } from "./deps";
 import { type ErrorSink, ErrorSource } from "./error-sink";
 import type { ConnectionState } from "./outbox-state";
 
-/** The metadata id under which the last server kind known is cached for the next start. */
 export const SERVER_KIND_META_ID = "server-kind";
 const CAPABILITIES_META_ID = SERVER_KIND_META_ID;
 
-/** A cached value that names a server kind (anything else is no cache). */
 export function isServerKind(value: unknown): value is ServerKind {
   return value === "contract" || value === "degraded";
 }
 
-/**
- * Failed capability reads (each after a full-jitter backoff) after which the kind
- * is decided without them: with the default backoff the four waits between them
- * are drawn from windows of 1, 2, 4 and 8 s, so the decision comes within 15 s.
- */
+/** Failed capability reads before the kind is decided without them: with the default backoff, within 15 s. */
 export const CAPABILITY_READS_BEFORE_FALLBACK = 5;
 
 /** The widest window between two reads while an answer waits on the network: a server back is noticed within it. */
@@ -42,18 +36,11 @@ export const PROBE_CAP_MS = 4_000;
  *   an answer waits on the network ─▶ read (watch), backoff capped at PROBE_CAP_MS
  *      while it waits; the first answer is the server's return (onAnswered)
  *
- * Nothing new is sent while the kind is unknown: a body is shaped for a known
- * kind. Until capabilities answer, outcomes of answers already sent are read
- * with the last kind known. A 404 from the capabilities route is an answer (no
- * contract), not an outage.
- *
- * The fallback is the bounded end of waiting: a server whose capabilities cannot
- * be read has shown nothing of the contract, so its answers are read by the
- * degraded rules, which claim "applied" only with the tool's result in the
- * thread and never retry blindly after `RUN_STARTED`. `contract` is never
- * guessed. The degraded body fits a contract server's closed schema too (the
- * flags a closed schema declares, edits where it declares them). The fallback
- * is not cached: the next start reads capabilities again.
+ * Nothing new is sent while the kind is unknown (a body is shaped for a kind); answers
+ * already sent are read with the last kind known. A 404 from the capabilities route is an
+ * answer (no contract), not an outage. The fallback reads answers by the degraded rules
+ * ("applied" only with the tool's result, no blind retry after `RUN_STARTED`), never
+ * guesses `contract`, and is not cached.
  */
 export type ServerKindState =
   | { readonly name: "unknown" }
@@ -72,9 +59,7 @@ export interface ServerKindMachineOptions {
   readonly sink: ErrorSink;
   /** The client's lifetime: once aborted nothing is asked, and a late answer changes nothing. */
   readonly signal: AbortSignal;
-  /** The kind became known (again): what waited for it may go. */
   readonly onKnown: () => void;
-  /** The server answered capabilities: answers waiting on the network may go now. */
   readonly onAnswered: () => void;
   /** An answer waits on a network failure: reads are kept close together meanwhile. */
   readonly waiting: () => boolean;
@@ -84,9 +69,8 @@ export class ServerKindMachine {
   readonly #options: ServerKindMachineOptions;
   #state: ServerKindState = { name: "unknown" };
   #timer: unknown;
-  /** A read, or the wait before the next one, is under way. */
   #busy = false;
-  /** Bumped on every refresh started, so a late answer of an older one is ignored. */
+  /** Bumped per refresh, so a late answer of an older one is ignored. */
   #generation = 0;
 
   constructor(options: ServerKindMachineOptions) {
@@ -100,7 +84,6 @@ export class ServerKindMachine {
     return this.#state;
   }
 
-  /** The rules in force: the known kind, else the last one known (the connection state's). */
   current(): ServerKind {
     return this.#state.name === "known" ? this.#state.kind : this.#options.connection.getState().serverKind;
   }
@@ -109,11 +92,7 @@ export class ServerKindMachine {
     return this.#state.name === "known";
   }
 
-  /**
-   * The server answered in a way its kind does not (a contract server never
-   * starts a resume without the claim ack): forget the kind, say so, and ask
-   * again before anything new is sent.
-   */
+  /** The server answered unlike its kind: forget the kind and ask again before anything new is sent. */
   contradicted(reason: string): void {
     if (this.#state.name !== "known" || this.#options.signal.aborted) return;
     this.#state = { name: "unknown" };
@@ -122,14 +101,12 @@ export class ServerKindMachine {
     this.#options.sink.track(this.refresh(), ErrorSource.capabilities);
   }
 
-  /** True when a server kind from an earlier start was found in storage. */
   async loadCached(opened: OutboxStore): Promise<boolean> {
     // An unreadable cache is no cache: the kind stays unknown until capabilities answer.
     const cached = await opened.getMeta(this.#options.namespace, CAPABILITIES_META_ID).catch(() => undefined);
     return this.adoptCached(cached);
   }
 
-  /** Takes a cached value read with something else (the start's one transaction); true when it names a kind. */
   adoptCached(cached: unknown): boolean {
     if (!isServerKind(cached)) return false;
     this.#state = { name: "known", kind: cached, from: "cache" };
@@ -138,17 +115,12 @@ export class ServerKindMachine {
     return true;
   }
 
-  /**
-   * An answer waits on the network: read capabilities now unless a read is under
-   * way. An answer's own backoff grows to 30 s, and a server back after a crash
-   * would otherwise wait that long for it; each wake-up spends its budget.
-   */
+  /** An answer waits on the network: read now; its own backoff (up to 30 s) would be too late. */
   watch(): void {
     if (!this.#busy && this.#options.waiting())
       this.#options.sink.track(this.refresh(), ErrorSource.capabilities);
   }
 
-  /** Reads capabilities; on failure asks again after a backoff. Resolves after the first answer or failure. */
   async refresh(attempt = 0): Promise<void> {
     const { http, deps, connection, signal } = this.#options;
     if (signal.aborted) return;
@@ -188,7 +160,6 @@ export class ServerKindMachine {
     }
   }
 
-  /** The bounded end of waiting for capabilities: the cautious kind, never `contract`, not cached. */
   #fallBack(): void {
     this.#state = { name: "known", kind: "degraded", from: "fallback" };
     this.#options.connection.setState({ serverKind: "degraded", serverKindFrom: "fallback" });

@@ -1,10 +1,8 @@
 import type { ClientParts, StartedClient } from "./client-parts";
 
 /**
- * `clear(namespace)`: a sign-out that stays signed out. Everything that could
- * write stops, the writes already under way land, and only then is storage
- * wiped. A write that still comes later (another tab's) is refused by
- * compare-and-set: the entry is gone. The sending tab then starts again, empty.
+ * `clear(namespace)`: writers stop, writes under way land, then storage is wiped; a later write
+ * is refused by compare-and-set. The sending tab then starts again, empty.
  */
 export async function signOut(parts: ClientParts, { store, engine }: StartedClient): Promise<void> {
   const { plugins } = parts;

@@ -14,13 +14,9 @@ export interface StartReadContext {
 }
 
 /**
- * The start's read of storage; true when a server kind was cached by an
- * earlier start. The sending tab reads the cached kind and the entries and
- * writes its first recovered resend's `sending` in one transaction (with a kind
- * cached; without one, nothing is written and the resend waits for
- * capabilities), and the engine holds that resend to post on activation. A
- * follower reads them apart, and so does a start whose one transaction failed
- * or whose store has no such operation.
+ * The start's read; true when a kind was cached. With a cached kind the sending tab reads and
+ * writes its first resend's `sending` in one transaction, held for activation; followers, and a
+ * start whose transaction failed or is missing, read apart.
  */
 export async function readStorageAtStart(context: StartReadContext): Promise<boolean> {
   const { store, engine, kind } = context;
@@ -35,8 +31,7 @@ export async function readStorageAtStart(context: StartReadContext): Promise<boo
       engine.hold(read.entries, read.commit?.committed ? read.commit.entry : undefined);
       return kind.adoptCached(read.meta);
     } catch {
-      // Nothing was written (the transaction aborted): read apart, where an
-      // unreadable cache is no cache and a failed entries' read fails the start.
+      // Nothing written: read apart, where an unreadable cache is no cache.
     }
   }
   const [cached, open] = await Promise.all([

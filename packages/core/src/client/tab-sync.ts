@@ -20,14 +20,9 @@ export interface TabSyncOptions {
   readonly broadcast: (message: TabMessage) => void;
 }
 
-/**
- * What this tab tells the others, and what it does with what they tell it.
- * Messages that arrive before the entries are loaded wait and are applied
- * right after the load.
- */
+/** What this tab tells the others and does with what they tell it; early ones wait for the load. */
 export class TabSync {
   readonly #options: TabSyncOptions;
-  /** Messages from other tabs that arrived before the engine was loaded. */
   readonly #early: TabMessage[] = [];
   /** True while a change that is not to be announced is applied (one that came from another tab). */
   #applyingRemote = false;
@@ -36,7 +31,6 @@ export class TabSync {
     this.#options = options;
   }
 
-  /** The delivery's `publish`: announces this tab's own changes. */
   published(entries: readonly OutboxEntry[], key?: string, entry?: OutboxEntry): void {
     const { changes, broadcast } = this.#options;
     const { changed, removed } =
@@ -46,10 +40,7 @@ export class TabSync {
     if (removed.length > 0) broadcast({ type: "entries-removed", keys: removed });
   }
 
-  /**
-   * Applies a change without announcing it to other tabs: it came from one, or
-   * it is announced by its own message.
-   */
+  /** Applies a change without announcing it: it came from another tab, or has its own message. */
   silently(apply: () => void): void {
     this.#applyingRemote = true;
     try {
@@ -59,7 +50,6 @@ export class TabSync {
     }
   }
 
-  /** Applies the messages that waited for the load. */
   flushEarly(): void {
     for (const message of this.#early.splice(0)) this.onMessage(message);
   }

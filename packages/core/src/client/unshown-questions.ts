@@ -6,17 +6,11 @@ import type { PendingInterrupt } from "../thread/thread-state";
 const NOT_TAKEN: ReadonlySet<string> = new Set(Object.values(NOT_TAKEN_ERRORS));
 
 /**
- * The questions of `threadId` a server keeps open without showing them: answers
- * of a batch it did not take, whose questions its thread no longer lists. Measured
- * on both Agent Framework releases (release check `batch-mixed`): 1.7.0, given an
- * approval and a rejection at once, shows only the rejected question again yet
- * refuses a resume without the approved one; 1.0.1 reads only a batch's first
- * entry and stops showing the others, which it still takes one by one. Each stays
- * answerable, so the person can send the kept answer again, and the next batch
- * carries it with the questions the thread shows. A question counts while its
- * newest answer is such a kept one, or is held for the next batch, and only
- * beside the questions it was asked with: its batch names one the thread shows,
- * or `answering` (a later run's questions never wait for an older one).
+ * The questions a server keeps open without showing them: answers of a batch it did not take.
+ * Agent Framework 1.7.0, given an approval and a rejection at once, shows only the rejected one
+ * yet refuses a resume without the approved one; 1.0.1 reads only a batch's first entry (release
+ * check `batch-mixed`). Each stays answerable and rides the next batch; it counts while its newest
+ * answer is such a kept or held one, beside the questions it was asked with or `answering`.
  */
 export function unshownQuestions(
   entries: readonly OutboxEntry[],

@@ -6,13 +6,8 @@ import type { Leadership } from "./leadership";
 import type { Lifecycle } from "./lifecycle";
 
 /*
- * What makes a started tab look again, so that nothing waits for a reload: the
- * browser back online or visible, and the sending tab reading storage again.
- */
-
-/**
- * The leader reads storage again (a tab said hello, the page became visible,
- * the slow tick, the database reopened): nothing stored waits for a reload.
+ * What makes a started tab look again, so nothing waits for a reload: online, visible, and the
+ * sending tab reading storage again (a hello, the slow tick, a reopened database).
  */
 export function rescanStorage(
   parts: ClientParts,
@@ -24,11 +19,7 @@ export function rescanStorage(
   parts.sink.track(parts.plugins.resumeAll(), ErrorSource.background);
 }
 
-/**
- * Back in view or online: each thread with a question open here (or an answer
- * held for the others of its run) is read again, so an answer given on another
- * device shows without the person acting, and a held answer it made moot settles.
- */
+/** Back in view or online: threads with open questions are read, so answers given elsewhere show. */
 function readOpenThreads(parts: ClientParts, lifecycle: Lifecycle, engine: DeliveryEngine | undefined): void {
   if (!lifecycle.isReady || lifecycle.isDisposed) return;
   const { threads, runner, sink } = parts;
@@ -46,11 +37,7 @@ function readOpenThreads(parts: ClientParts, lifecycle: Lifecycle, engine: Deliv
   }
 }
 
-/**
- * Back online or visible: open threads are read again, and in the sending tab
- * what waits on the network goes now (visible: storage is read again too).
- * Online and offline move the link. Both end with the client's lifetime.
- */
+/** Online or visible: open threads are read again, and the sending tab's network waits go now. */
 export function watchOnlineAndVisible(
   parts: ClientParts,
   lifecycle: Lifecycle,

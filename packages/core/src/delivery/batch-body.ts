@@ -17,13 +17,8 @@ export function resolutionFor(entry: OutboxEntry, serverKind: ServerKind): Resum
 }
 
 /**
- * The exact bytes that answer every question of `sender`'s run: `members` (the
- * sender included) in the batch's interrupt order, under the sender's key and run.
- */
-/**
- * The JSON-Schema validator, loaded on demand. Where it cannot be fetched (a reload
- * while offline) the check is skipped rather than the delivery stalled: each answer
- * was checked against the same schema when it was given, and the server checks again.
+ * Where the validator cannot be fetched (a reload while offline) the check is skipped rather than
+ * the delivery stalled: each answer was checked when given, and the server checks again.
  */
 async function validator(): Promise<AnswerValidator | undefined> {
   try {
@@ -33,6 +28,7 @@ async function validator(): Promise<AnswerValidator | undefined> {
   }
 }
 
+/** The exact bytes answering every question of `sender`'s run, in interrupt order, under its key and run. */
 export async function buildBodyFor(
   sender: OutboxEntry,
   members: readonly OutboxEntry[],

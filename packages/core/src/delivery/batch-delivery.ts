@@ -35,7 +35,6 @@ const SETTLING: ReadonlySet<string> = new Set(["applied", "elsewhere", "lost", "
 export class BatchDelivery {
   readonly #book: EntryBook;
   readonly #threads: ThreadRegistry;
-  /** Per batch (thread and questions), the last seal queued: seals of one batch run one after another. */
   readonly #sealing = new Map<string, Promise<void>>();
 
   constructor(book: EntryBook, threads: ThreadRegistry) {
@@ -43,10 +42,7 @@ export class BatchDelivery {
     this.#threads = threads;
   }
 
-  /**
-   * The answers to every question of `entry`'s run, in interrupt order, while
-   * `entry` is held; undefined while one is missing.
-   */
+  /** Every answer of `entry`'s run in interrupt order, or undefined while one is missing. */
   members(entry: OutboxEntry): OutboxEntry[] | undefined {
     const batch = entry.batch;
     if (!batch || entry.state !== EntryState.held) return undefined;
@@ -58,9 +54,7 @@ export class BatchDelivery {
           candidate.threadId === entry.threadId &&
           candidate.interruptId === interruptId &&
           candidate.batch?.interruptIds.join() === ids &&
-          // An answer of an earlier batch of the same questions that settled is not a
-          // member. Any other is: held, or sealed already (by a seal a reload or a
-          // refused write cut short, or by another tab's seal of the same batch).
+          // A settled answer of an earlier batch of the same questions is not a member.
           !isFinalState(candidate.state),
       );
       if (!member) return undefined;
@@ -70,11 +64,8 @@ export class BatchDelivery {
   }
 
   /**
-   * Seals the batch: followers first, then the sender, so a sender is never
-   * queued without them. One seal of a batch at a time, each from the entries
-   * as the one before left them: two seals begun together (a start finding
-   * every answer held seals from each of them) would each seal the other's
-   * sender to itself, and two answers that follow each other never go.
+   * Seals the batch, followers first. One seal of a batch at a time: two begun together
+   * would each seal the other's sender to itself, and neither answer would go.
    */
   seal(entry: OutboxEntry, serverKind: ServerKind | undefined, at: number): Promise<OutboxEntry | undefined> {
     const batch = `${entry.threadId}\u0000${entry.batch?.interruptIds.join() ?? entry.key}`;
@@ -99,9 +90,8 @@ export class BatchDelivery {
   ): Promise<OutboxEntry | undefined> {
     const members = this.members(entry);
     if (!members) return entry;
-    // A member that already sends for the batch (its body holds every answer) keeps
-    // sending; else the sender is chosen from what is stored, so two tabs sealing
-    // the same batch at once choose the same one and never follow each other.
+    // An answer already sending for the batch keeps sending; else the sender is chosen from
+    // what is stored, so two tabs sealing at once choose alike.
     const sending = members.find(
       (member) => member.state !== EntryState.held && member.batch?.sendsWith === undefined,
     );
@@ -111,7 +101,6 @@ export class BatchDelivery {
       const built = serverKind === undefined ? undefined : await buildBodyFor(sender, members, serverKind);
       body = built?.ok ? built.body : "";
     }
-    // Followers first, then the sender, so a sender is never queued without them.
     for (const member of members) {
       if (member.key === sender.key) continue;
       const action = { type: "sealed", runId: sender.runId, body, sendsWith: sender.key, at } as const;
@@ -121,17 +110,13 @@ export class BatchDelivery {
     return this.#book.get(entry.key) ?? entry;
   }
 
-  /** A seal step; refused (another writer changed the entry first): once more, from what is stored now. */
+  /** A seal step; refused by another writer: once more, from what is stored now. */
   async #commitSeal(key: string, action: Extract<EntryAction, { type: "sealed" }>): Promise<void> {
     const sealed = await this.#book.commit(key, action);
     if (sealed?.state === EntryState.held) await this.#book.commit(key, action);
   }
 
-  /**
-   * Each follower's own verdict from the signal that settled the sender (a
-   * hydration is read for its own tool call), or the sender's where its own
-   * would not settle.
-   */
+  /** Each follower's own verdict from the sender's signal, or the sender's where its own would not settle. */
   followerVerdicts(
     senderKey: string,
     verdict: Verdict,
@@ -144,8 +129,7 @@ export class BatchDelivery {
     const cutOff = sender !== undefined && outcomeContext(sender, serverKind).cutOffInBatch === true;
     for (const follower of this.#book.followersOf(senderKey)) {
       if (isFinalState(follower.state)) continue;
-      // Read for the follower's own tool call: a hydration, or a finished run on a
-      // server without the contract (whose evidence is the streamed thread).
+      // Read for the follower's own tool call.
       const seen =
         signal?.type === "hydrated"
           ? hydratedSignal(this.#threads, follower, serverKind)

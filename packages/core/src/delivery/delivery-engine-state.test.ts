@@ -88,7 +88,6 @@ async function engineWith(
     stallTimeoutMs: 45_000,
     maxEventBytes: 1 << 20,
     retry: {},
-    maxReattachesWithoutProgress: 2,
   });
   return { engine, requests, store: memory, writes };
 }

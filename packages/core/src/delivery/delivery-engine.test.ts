@@ -57,7 +57,6 @@ async function engineWithOneAnswer(loadSender: OutboxDeps["loadSender"]) {
     stallTimeoutMs: 45_000,
     maxEventBytes: 1 << 20,
     retry: {},
-    maxReattachesWithoutProgress: 2,
   });
   await engine.load();
   return { engine, entry, requests, store };

@@ -1,6 +1,6 @@
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import { EntryState, type OutboxEntry } from "../outbox/entry";
-import { pruneSettled } from "../outbox/retention";
+import { isPrunable } from "../outbox/retention";
 import type { DeliveryDeps, DeliveryEngineOptions } from "./delivery-options";
 import { DeliverySchedule } from "./delivery-schedule";
 import { EntryBook } from "./entry-book";
@@ -9,21 +9,11 @@ import { waitsOnNetwork } from "./network-wait";
 import type { Sender } from "./sender";
 
 /*
- * The namespace's deliveries: the entries (EntryBook), when each one's delivery
- * runs (DeliverySchedule), and the delivery itself (DeliveryRun, which asks the
- * pure `deliveryStep` for every decision). Only the tab that sends activates it.
- *
- * The engine keeps the namespace's entries in every tab; what sends (the
- * transport, the batches, the run, and the verdict rules behind them) is a chunk
- * loaded on `activate`, in the tab that sends (load-sender.ts). Nothing is sent
- * before it is there, so no server's answer ever waits for a download.
+ * The namespace's deliveries: the entries (EntryBook), when each runs (DeliverySchedule),
+ * and the delivery (DeliveryRun). Every tab keeps the entries; the sending code is a chunk
+ * loaded on `activate` (load-sender.ts), so no server's answer ever waits for a download.
  */
 
-/**
- * What the engine is given: each delivery's options, and the loader of the
- * sending chunk (`OutboxDeps.loadSender`). The loader names the chunk's type, so
- * it is the engine's alone: the chunk's files read `DeliveryEngineOptions`.
- */
 export interface DeliveryEngineInit extends DeliveryEngineOptions {
   readonly deps: DeliveryDeps & { readonly loadSender: () => Promise<SenderModule> };
 }
@@ -31,16 +21,10 @@ export interface DeliveryEngineInit extends DeliveryEngineOptions {
 export class DeliveryEngine {
   readonly #options: DeliveryEngineInit;
   readonly #book: EntryBook;
-  /** Built by the first `activate`, in the tab that sends. */
   #sender: Sender | undefined;
   readonly #schedule: DeliverySchedule;
-  /**
-   * The entry whose `sending` the start's one transaction wrote, until its
-   * delivery POSTs it with no write of its own (or delivery stops first). Only
-   * that very object qualifies: an entry replaced since is delivered as stored.
-   */
+  /** The entry the start's transaction wrote `sending`, POSTed with no write if still that object. */
   #heldStarted: OutboxEntry | undefined;
-  /** Aborted by `deactivate`: the requests, sleeps and a load of the sending code of this activation. */
   #abort = new AbortController();
   #active = false;
 
@@ -60,42 +44,31 @@ export class DeliveryEngine {
     });
   }
 
-  /** The namespace's entries, oldest first. A snapshot: later changes make a new array. */
   entries(): readonly OutboxEntry[] {
     return this.#book.sorted();
   }
 
-  /** One thread's entries, in no order. */
   entriesOf(threadId: string): OutboxEntry[] {
     return this.#book.ofThread(threadId);
   }
 
-  /** (Re)reads the namespace's entries from storage; does not send. */
   load(): Promise<void> {
     this.#heldStarted = undefined;
     return this.#book.load();
   }
 
-  /**
-   * Holds the entries a start read returned (the load without its read), and
-   * the entry whose `sending` that read wrote: `activate` hands it straight to
-   * fetch. Does not send.
-   */
+  /** Holds what a start read returned; `started` is the entry it wrote `sending`. Does not send. */
   hold(entries: readonly OutboxEntry[], started?: OutboxEntry): void {
     this.#book.hold(entries);
     this.#heldStarted = started;
   }
 
-  /** Adds the settled entries, read after the start so they never delay it. Does not send. */
+  /** The settled entries, read after the start so they never delay it. */
   holdSettled(entries: readonly OutboxEntry[]): void {
     this.#book.holdMore(entries);
   }
 
-  /**
-   * Adopts an entry written elsewhere (this tab's `answer()`, or another tab).
-   * It is published at once; with `sendAfterThisTask` its delivery starts in a
-   * later task, so the code that just wrote it goes on first.
-   */
+  /** Adopts an entry written elsewhere; `sendAfterThisTask` lets the writing code go on first. */
   adopt(entry: OutboxEntry, options: { readonly sendAfterThisTask?: boolean } = {}): void {
     if (entry.namespace !== this.#options.namespace) return;
     // Copies of one entry are ordered by the revision the store gave them, never by clocks.
@@ -103,8 +76,7 @@ export class DeliveryEngine {
     if (!this.#active) return;
     if (options.sendAfterThisTask) this.#schedule.wakeAfter(entry.key, 0);
     else this.schedule(entry.key);
-    // Another tab answered a question of a batch: the sending tab seals it (the
-    // answering tab, if it is not the sender, may not write delivery state).
+    // The answering tab may not write delivery state: the sending tab seals the batch.
     const adopted = this.#book.get(entry.key);
     if (!options.sendAfterThisTask && adopted?.state === EntryState.held)
       this.#track(this.sealBatch(adopted));
@@ -116,10 +88,8 @@ export class DeliveryEngine {
   }
 
   /**
-   * Starts sending: entries that were sending or streaming when the page died
-   * continue with the same key and body; due retries go now; later ones wait.
-   * Loads the sending code first: rejects (`sender_unavailable`) when it cannot
-   * be fetched, and stays inactive, its entries untouched, until called again.
+   * Starts sending: in-flight entries continue with the same key and body, due retries go.
+   * Rejects `sender_unavailable` when the sending code cannot load, leaving entries untouched.
    */
   async activate(): Promise<void> {
     if (this.#active) return;
@@ -127,7 +97,6 @@ export class DeliveryEngine {
     const activation = this.#abort.signal;
     if (!this.#sender) {
       const module = await loadSender(this.#options.deps.loadSender);
-      // Stopped (or activated by another call) while the code loaded.
       if (this.#active || activation.aborted) return;
       this.#sender ??= module.createSender({
         options: this.#options,
@@ -141,18 +110,15 @@ export class DeliveryEngine {
     this.#book.setWritable(true);
     this.#schedule.start();
     for (const entry of this.entries()) {
-      // An entry found in flight (the page that sent it is gone) is recovered by
-      // its delivery's first write, the resend's `sending`: one write before it goes.
+      // An in-flight entry is recovered by its delivery's first write; a batch whose
+      // seal a reload cut short is sealed now.
       this.schedule(entry.key);
-      // A batch whose answers are all in, but whose seal a reload cut short (or
-      // two tabs answered at once): sealed now.
       if (entry.state === EntryState.held) this.#track(this.sealBatch(entry));
     }
     // Retention never stands in the way of sending.
     await this.prune().catch((error: unknown) => this.#options.onError?.(error));
   }
 
-  /** Stops sending (this tab lost leadership or the client is disposed). State stays durable. */
   deactivate(): void {
     this.#active = false;
     // A write queued before this point must not land after a new leader's.
@@ -164,16 +130,13 @@ export class DeliveryEngine {
     this.#schedule.stop();
   }
 
-  /** Some answer waits only on the network (a settled one never does: only the open ones are read). */
   networkWaits(): boolean {
     return this.#book.open().some(waitsOnNetwork);
   }
 
   /**
-   * The browser came back online or visible: entries that wait only because the
-   * network failed go now, and stalled ones resume with a fresh budget. Entries
-   * waiting on a server's `Retry-After` (or any other server answer) keep their
-   * time: a hint never overrides the server.
+   * Online or visible again: network waits go now, stalled entries resume with a fresh budget.
+   * A server's `Retry-After` keeps its time: a hint never overrides the server.
    */
   retryNetworkWaitsNow(): void {
     for (const entry of this.#book.open()) {
@@ -183,42 +146,29 @@ export class DeliveryEngine {
     }
   }
 
-  /** A thread was read again: answers held in it whose question was closed elsewhere settle. */
   async settleClosed(threadId: string): Promise<void> {
     if (this.#active && this.#sender) await this.#sender.runner.settleClosed(threadId);
   }
 
-  /** Skips a backoff, or resumes a stalled entry; an answer sent in another's request retries that one. */
   async retryNow(key: string): Promise<void> {
     const sender = this.#book.get(key)?.batch?.sendsWith ?? key;
     await this.#book.commit(sender, { type: "retry-now", at: this.#options.deps.now() });
     this.schedule(sender);
   }
 
-  /**
-   * The server kind became known (or known again): never-sent entries, which
-   * wait for it, go. One waiting on a timer (a storage backoff, a send after
-   * this task) keeps its time.
-   */
+  /** The server kind is known (again): never-sent entries go, unless waiting on a timer. */
   kindChanged(): void {
     for (const entry of [...this.#book.values()]) {
       if (!entry.everSent && !this.#schedule.waiting(entry.key)) this.schedule(entry.key);
     }
   }
 
-  /**
-   * Every question of `entry`'s run answered? Then the held answers are queued
-   * together: `entry` (the last answered) sends for all, under its key, one body
-   * with every answer, built now when the server kind is known. Returns `entry`
-   * as it is now.
-   */
+  /** Once the run's questions are all answered, `entry` (the last) sends them all in one body. */
   async sealBatch(entry: OutboxEntry): Promise<OutboxEntry> {
-    // Only the sending tab seals; it does when it adopts the answer, or on activation.
     if (!this.#active) return entry;
     const kind = this.#options.kindKnown() ? this.#options.serverKind() : undefined;
     if (!this.#sender) return entry;
     const sealed = await this.#sender.batches.seal(entry, kind, this.#options.deps.now());
-    // The sender may be another answer of the batch: it is the one that goes.
     if (sealed && sealed !== entry && this.#active)
       this.#schedule.wakeAfter(sealed.batch?.sendsWith ?? sealed.key, 0);
     return sealed ?? entry;
@@ -236,7 +186,6 @@ export class DeliveryEngine {
     this.#schedule.schedule(key);
   }
 
-  /** After a durable write: storage works again for it, and the answers it sends for follow it. */
   #committed(entry: OutboxEntry): void {
     this.#schedule.landed(entry.key);
     for (const follower of this.#book.behind(entry)) {
@@ -246,12 +195,10 @@ export class DeliveryEngine {
     }
   }
 
-  /** A promise nobody awaits: its failure goes to the error sink, never unhandled. */
   #track(promise: Promise<unknown>): void {
     promise.catch((error: unknown) => this.#options.onError?.(error));
   }
 
-  /** One delivery; the start read's attempt, if this is its entry, POSTs with no write of its own. */
   async #deliver(key: string): Promise<void> {
     const sender = this.#sender;
     if (!sender) return;
@@ -260,17 +207,11 @@ export class DeliveryEngine {
     await sender.runner.deliver(key, started);
   }
 
-  /** Waits until every write queued so far has settled (before `clear` wipes storage). */
   drain(): Promise<void> {
     return this.#book.drain();
   }
 
-  /**
-   * Reads storage again and schedules what it holds: answers a follower wrote
-   * while its message was lost, entries another tab changed. Cheap enough for a
-   * slow periodic tick; the leader also runs it when a tab says hello and when
-   * the page becomes visible.
-   */
+  /** Reads storage again and schedules what it holds (lost follower messages, other tabs' changes). */
   async rescan(): Promise<void> {
     await this.load();
     if (!this.#active) return;
@@ -278,13 +219,13 @@ export class DeliveryEngine {
     await this.prune();
   }
 
-  /** Retention (retention.ts): deleted here and in every tab (the removal is announced). */
   async prune(): Promise<void> {
     if (!this.#active) return;
-    const { store, deps, finalRetentionMs } = this.#options;
-    await pruneSettled(this.entries(), deps.now(), finalRetentionMs, async (key) => {
-      await store.delete(key);
-      this.forget(key);
-    });
+    const now = this.#options.deps.now();
+    for (const entry of this.entries()) {
+      if (!isPrunable(entry, now)) continue;
+      await this.#options.store.delete(entry.key);
+      this.forget(entry.key);
+    }
   }
 }

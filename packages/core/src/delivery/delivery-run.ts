@@ -13,7 +13,6 @@ import type { DeliveryTransport } from "./delivery-transport";
 import { readUntilDecided } from "./read-until-decided";
 import { hydratedSignal } from "./thread-evidence";
 
-/** What one delivery needs from the engine that schedules it. */
 export interface DeliveryRunContext extends DeliveryContext {
   readonly transport: DeliveryTransport;
   readonly batches: BatchDelivery;
@@ -35,10 +34,8 @@ export interface DeliveryRunContext extends DeliveryContext {
  *     ├─ status ─▶ GET /runs/{runId}: terminal ─▶ its signal; gone ─▶ hydrate
  *     └─ hydrate ─▶ POST hydration ─▶ tool result seen? ─▶ signal
  *
- * The decisions are data (`deliveryStep` is pure); this class performs them (a
- * request, a durable write, a timer). Every transition is one reducer step and
- * one durable write, never inside a fetch: the store is written, then the
- * network is used.
+ * `deliveryStep` decides (pure); this class performs (a request, a write, a timer). Every
+ * transition is one reducer step and one durable write, made before the network is used.
  */
 export class DeliveryRun {
   readonly #c: DeliveryRunContext;
@@ -48,11 +45,8 @@ export class DeliveryRun {
   }
 
   /**
-   * `started`: its attempt is already written (by the start's one transaction),
-   * so the POST goes without a write of its own. An entry in flight otherwise was
-   * cut off (the page that sent it died, or a stop): its first write records its
-   * recovery, as after a reload. Called by the schedule, for an entry that
-   * sends on its own and is due now.
+   * `started`: the start's transaction already wrote its attempt, so the POST goes with no
+   * write of its own. Any other in-flight entry was cut off: its first write records recovery.
    */
   async deliver(key: string, started = false): Promise<void> {
     const initial = this.#c.book.get(key);
@@ -74,8 +68,7 @@ export class DeliveryRun {
       initial.nextAttemptAt !== null &&
       initial.nextAttemptAt > now
     ) {
-      // The wait is over by real time while the wall clock lags (it jumped back):
-      // the attempt may start now.
+      // The wait is over by real time while the wall clock jumped back.
       await this.#c.book.commit(key, { type: "retry-now", at: now });
     }
     // Never sent: it waits for the server kind (the engine's `kindChanged` sends it).
@@ -101,7 +94,6 @@ export class DeliveryRun {
     await this.#follow(key, first);
   }
 
-  /** Feeds each signal through `deliveryStep` and performs its decision, until the delivery is over. */
   async #follow(key: string, first: DeliverySignal | undefined): Promise<void> {
     if (!first) return;
     let signal: DeliverySignal = first;
@@ -123,14 +115,10 @@ export class DeliveryRun {
       retry: this.#c.options.retry,
       jitter: this.#c.options.deps.random(),
       serverRetryMs: this.#c.transport.serverRetryMs,
-      maxReattachesWithoutProgress: this.#c.options.maxReattachesWithoutProgress,
     };
   }
 
-  /**
-   * Carries out one decision, writing the step's counters with it; the next
-   * signal, or undefined when this delivery is over.
-   */
+  /** Carries out one decision with the step's counters; the next signal, or undefined when over. */
   async #perform(
     key: string,
     entry: OutboxEntry,
@@ -204,9 +192,8 @@ export class DeliveryRun {
   }
 
   /**
-   * Past the retention window the server may have forgotten the key, so a resend
-   * is no longer known to be safe: ask what became of the run (status, then the
-   * thread) and settle on that, or mark the entry expired, keeping the answer.
+   * Past retention the server may have forgotten the key, so a resend is no longer safe: ask
+   * status, then the thread, or mark the entry expired, keeping the answer.
    */
   async #reconcile(key: string): Promise<void> {
     const signal = await this.#c.transport.statusThenHydrate(key);
@@ -224,11 +211,7 @@ export class DeliveryRun {
     await this.#c.book.commit(key, { type: "expired", at: this.#c.options.deps.now() });
   }
 
-  /**
-   * Answers held for the others of their run, in a thread just read again: one
-   * whose question the server no longer asks was answered on another device (or
-   * cancelled) and settles as such; the others stay held.
-   */
+  /** Held answers whose question the thread no longer asks were answered elsewhere (or cancelled). */
   async settleClosed(threadId: string): Promise<void> {
     for (const entry of [...this.#c.book.values()]) {
       if (entry.threadId !== threadId || entry.state !== EntryState.held) continue;
@@ -238,14 +221,9 @@ export class DeliveryRun {
     }
   }
 
-  /**
-   * Writes the verdict; the answers sent in the same request get their own,
-   * from the same signal read in each one's context (a hydration is read for
-   * each one's own tool call), or this one's where theirs would not settle.
-   */
+  /** Writes the verdict; the request's other answers each read the same signal in their own context. */
   async #settle(key: string, verdict: Verdict, signal?: DeliverySignal): Promise<void> {
-    // Answered elsewhere by the server's word, not by a read: the thread went on
-    // without this tab (the winning answer's run, the agent's reply), so read it.
+    // Answered elsewhere by the server's word: the thread went on without this tab, so read it.
     const stale = signal?.type !== "hydrated";
     const entry = this.#c.book.get(key);
     // The run failed and the answer will not be sent again: now the conversation says so.

@@ -22,20 +22,14 @@ export interface DeliveryScheduleInit {
   readonly onError: (error: unknown) => void;
 }
 
-/**
- * When each entry's delivery runs: at most one run per entry, a timer per entry
- * for its wait, and a backoff while storage refuses its writes. Runs only
- * between `start` and `stop` (this tab sends).
- */
+/** When each delivery runs: one run and one timer per entry, a backoff while storage fails. */
 export class DeliverySchedule {
   readonly #init: DeliveryScheduleInit;
-  /** Per key, its one timer's handle (on the injected timers): setting one replaces the last. */
   readonly #timers = new Map<string, unknown>();
   /** Keys whose wait a timer saw through (real time), whatever the wall clock says. */
   readonly #waited = new Set<string>();
   /** Per key, storage failures in a row (in memory: storage is what fails); a landed write clears it. */
   readonly #storageFailures = new Map<string, number>();
-  /** Keys whose delivery runs now. */
   readonly #running = new Set<string>();
   /** Keys whose schedule was asked for while they were running: looked at again when the run ends. */
   readonly #rescheduleAfterRun = new Set<string>();
@@ -49,13 +43,11 @@ export class DeliverySchedule {
     this.#started = true;
   }
 
-  /** Cancels every timer; runs under way end by their own abort. */
   stop(): void {
     this.#started = false;
     for (const key of [...this.#timers.keys()]) this.cancel(key);
   }
 
-  /** Runs `key`'s delivery now if it is due, else sets its timer. */
   schedule(key: string): void {
     if (!this.#started) return;
     if (this.#running.has(key)) {
@@ -67,8 +59,7 @@ export class DeliverySchedule {
     this.cancel(key);
     const wait = attemptWait(entry, this.#init.deps.now(), this.#waited.has(key));
     if (wait > 0) {
-      // The timer only asks again: timers may fire a little early, and the
-      // reducer refuses an attempt before `nextAttemptAt`.
+      // Timers may fire a little early; the reducer refuses an attempt before `nextAttemptAt`.
       this.wakeAfter(key, wait);
       return;
     }
@@ -86,7 +77,6 @@ export class DeliverySchedule {
     this.#timers.set(key, handle);
   }
 
-  /** Whether `key` waits on a timer (a backoff, a send after this task). */
   waiting(key: string): boolean {
     return this.#timers.has(key);
   }
@@ -97,7 +87,6 @@ export class DeliverySchedule {
     this.#timers.delete(key);
   }
 
-  /** A write for `key` landed: storage works again for it. */
   landed(key: string): void {
     this.#storageFailures.delete(key);
   }
@@ -109,9 +98,7 @@ export class DeliverySchedule {
       await this.#init.deliver(key);
       this.#waited.delete(key);
     } catch (error) {
-      // A storage failure mid-delivery: the entry stays as last written, the
-      // failure is shown on it (in memory: storage is what fails) and reported,
-      // and the delivery tries again after a full-jitter backoff.
+      // A storage failure mid-delivery: shown on the entry, reported, retried after a backoff.
       if (!(isOutboxError(error) && error.kind === ErrorKind.disposed)) {
         this.#init.onError(error);
         this.#afterStorageFailure(key, error);

@@ -23,7 +23,6 @@ const context: DeliveryStepContext = {
   retry: {},
   jitter: 0.5,
   serverRetryMs: undefined,
-  maxReattachesWithoutProgress: 2,
 };
 
 test("a finished run settles as applied", () => {

@@ -9,10 +9,8 @@ import type { PlanRetryOptions } from "../retry/plan-retry";
 import { isRetryBudgetExhausted } from "../retry/retry-budget";
 
 /*
- * What to do next with one entry, given what the transport last observed. Pure:
- * the engine performs the decision (a request, a durable write, a timer) and
- * feeds the next signal back in. The counters it reads and returns live on the
- * entry, so a reload decides exactly as the page before it would have.
+ * What to do next with one entry, given the last signal. Pure; the counters it reads live
+ * on the entry, so a reload decides exactly as the page before it would have.
  *
  *   signal ─▶ classify ─┬─ continue ─────────────────────────────▶ stop (the stream goes on)
  *                       ├─ reattach ─┬─ fewer than the limit ──────▶ reattach (after a backoff once one failed)
@@ -27,38 +25,29 @@ import { isRetryBudgetExhausted } from "../retry/retry-budget";
  */
 
 export type DeliveryDecision =
-  /** `RUN_STARTED` is handled inline by the stream: nothing to decide. */
   | { readonly type: "stop" }
-  /** GET the run's events after the entry's cursor. */
   | { readonly type: "reattach" }
-  /**
-   * GET the run's status; a gone run falls back to hydration. `cause`: the failure
-   * that sent the entry to read, its last error while the read goes well.
-   */
+  /** GET the run's status (a gone run hydrates); `cause`: the failure shown while the read goes. */
   | { readonly type: "status"; readonly cause: Verdict["error"] }
-  /** Hydrate the thread and look for the tool result (`cause` as for `status`). */
   | { readonly type: "hydrate"; readonly cause: Verdict["error"] }
-  /** Persist `retry_wait` until `at`, then send again with the same key and bytes. */
   | { readonly type: "wait"; readonly at: number; readonly verdict: Verdict }
-  /** Persist `stalled`: not final, resumed by online / visible / retry-now / the next start. */
   | { readonly type: "stall"; readonly reason: string; readonly error: Verdict["error"] }
-  /** Persist the verdict. */
   | { readonly type: "settle"; readonly verdict: Verdict };
 
 export interface DeliveryStepContext {
   readonly serverKind: ServerKind;
   readonly now: number;
   readonly retry: PlanRetryOptions;
-  /** A uniform draw in [0, 1) for the backoff's full jitter, taken by the caller. */
   readonly jitter: number;
   /** The last `retry:` a stream sent: a floor for the next backoff. */
   readonly serverRetryMs: number | undefined;
-  readonly maxReattachesWithoutProgress: number;
 }
+
+/** Re-attaches in a row without a new event before falling back to a resend. */
+const MAX_REATTACHES_WITHOUT_PROGRESS = 2;
 
 export interface DeliveryStep {
   readonly decision: DeliveryDecision;
-  /** The entry's counters after this step (the same object when unchanged). */
   readonly counters: DeliveryCounters;
 }
 
@@ -100,7 +89,7 @@ export function deliveryStep(
     case "continue":
       return { decision: { type: "stop" }, counters };
     case "reattach":
-      if (counters.reattachesWithoutProgress >= context.maxReattachesWithoutProgress) {
+      if (counters.reattachesWithoutProgress >= MAX_REATTACHES_WITHOUT_PROGRESS) {
         // Re-attaching keeps failing: send again with the same key, later. The
         // server attaches a repeated submission to its run or replays its outcome.
         const resend: Verdict = {

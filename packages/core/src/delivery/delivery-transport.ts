@@ -15,32 +15,23 @@ import { CUT_TYPES, hydratedSignal, withToolEvidence } from "./thread-evidence";
 
 const NO_ACK_REASON = "a resume finished without the recovery contract's claim acknowledgement";
 
-/**
- * The requests one delivery makes, each reduced to a `DeliverySignal`: the POST
- * of the entry's exact bytes, a re-attach after its cursor, a status read and a
- * hydration. The claim ack and the stream's progress are written on the way.
- */
+/** The requests of one delivery (POST, re-attach, status, hydration), each reduced to a `DeliverySignal`. */
 export class DeliveryTransport {
   readonly #c: DeliveryContext;
   /** The last `retry:` a stream sent: a floor for the next backoff. */
   serverRetryMs: number | undefined;
-  /** Per key, the furthest stream position processed whose write has not started yet. */
+  /** Per key, the furthest position processed whose write has not started yet. */
   readonly #unsavedProgress = new Map<string, { seq: number; at: number }>();
 
   constructor(context: DeliveryContext) {
     this.#c = context;
   }
 
-  /** Forgets unsaved progress (delivery stopped). */
   reset(): void {
     this.#unsavedProgress.clear();
   }
 
-  /**
-   * One POST of the entry's exact body; undefined when the entry is not due for
-   * one. `recovering`: the entry was in flight when the last page died, so the
-   * write before the POST also records its recovery.
-   */
+  /** One POST of the entry's exact body, if due; `recovering` records the recovery in the write before it. */
   async send(key: string, recovering = false, body?: string): Promise<DeliverySignal | undefined> {
     const { book } = this.#c;
     const { deps } = this.#c.options;
@@ -56,7 +47,6 @@ export class DeliveryTransport {
     return this.#postSending(started);
   }
 
-  /** The POST of an entry whose attempt is already written (`sending`); undefined when it is not. */
   async post(key: string): Promise<DeliverySignal | undefined> {
     const started = this.#c.book.get(key);
     if (!started || started.state !== EntryState.sending) return undefined;
@@ -78,10 +68,8 @@ export class DeliveryTransport {
       // Set when the resume's stream starts with no `x-resume` metadata at all on a contract server.
       const noResumeMetadata = { seen: false };
       const pumped = await this.#pump(key, response, signal, undefined, noResumeMetadata);
-      // A contract server finishes a resume only after acknowledging its claim
-      // (or replaying it). "Finished" without either is a server that is not
-      // what we took it for, and no evidence the answer meant what we sent:
-      // its kind is read again, and the thread decides.
+      // A contract server finishes a resume only after acknowledging (or replaying) its
+      // claim: without either, the kind is read again and the thread decides.
       if (noResumeMetadata.seen && pumped.type === "run-finished" && !pumped.replayed) {
         this.#c.options.onKindContradicted?.(NO_ACK_REASON);
         const read = await this.hydrate(key);
@@ -111,7 +99,6 @@ export class DeliveryTransport {
     });
   }
 
-  /** The run's status, falling back to hydration where the run is gone; a failed read says what failed. */
   async statusThenHydrate(key: string): Promise<DeliverySignal | ReadFailed> {
     const entry = this.#c.book.get(key);
     if (!entry) return readFailureOf("status", undefined);
@@ -132,7 +119,6 @@ export class DeliveryTransport {
     return { type: "run-status", status: "running" };
   }
 
-  /** What the thread shows once hydrated; a failed hydration says what failed. */
   async hydrate(key: string): Promise<DeliverySignal | ReadFailed> {
     const entry = this.#c.book.get(key);
     if (!entry) return readFailureOf("thread", undefined);
@@ -155,7 +141,6 @@ export class DeliveryTransport {
     };
   }
 
-  /** `resumeFrom`: the cursor a re-attach continues after; absent for a fresh POST. */
   async #pump(
     key: string,
     response: Response,
@@ -167,10 +152,8 @@ export class DeliveryTransport {
     const signal = await pumpRunStream(response, {
       ...(resumeFrom ? { log: createEventLog([resumeFrom]) } : {}),
       timers: this.#c.options.deps.timers,
-      // A server without the contract sends no keepalives and takes a disconnect
-      // mid-tool for a cancellation (Agent Framework 1.7.0 then marks the answer
-      // indeterminate): our own watchdog never cuts its stream; the terminal event
-      // or the network's own cut ends it.
+      // A server without the contract sends no keepalives and takes a disconnect mid-tool
+      // for a cancellation (Agent Framework 1.7.0): our watchdog never cuts its stream.
       stallTimeoutMs: degraded ? Number.POSITIVE_INFINITY : this.#c.options.stallTimeoutMs,
       maxEventBytes: this.#c.options.maxEventBytes,
       signal: abort,
@@ -181,7 +164,6 @@ export class DeliveryTransport {
       // not to the thread, the other tabs or the entry (docs/decisions.md).
       onEvent: (event, cursor) => this.#onEvent(key, withRecordedOutcomes(event), cursor, noResumeMetadata),
     }).then(outcomesOnly);
-    // What follows (classifying, re-attaching from the cursor) reads the stored progress.
     await this.#c.book.settled(key);
     if (!degraded) return signal;
     if (CUT_TYPES.has(signal.type)) await this.#takenByItsStatus(key);
@@ -201,7 +183,6 @@ export class DeliveryTransport {
     await this.#c.book.commit(key, { type: "claim-acked", runId: entry.cursor.runId, seq: 0, at });
   }
 
-  /** A promise only when the stream must wait for it (the claim's write). */
   #onEvent(
     key: string,
     event: AgUiEvent,
@@ -239,12 +220,8 @@ export class DeliveryTransport {
   }
 
   /**
-   * Stream progress is written behind the stream, not in its way: the cursor
-   * only decides where a re-attach after a reload starts, and a cursor that
-   * lags replays events the log already holds. While one progress write runs,
-   * later events only move the position the next write will store, so a burst
-   * costs two writes, not one per event. It never runs ahead of what was
-   * processed.
+   * Progress is written behind the stream, not in its way: a lagging cursor only replays
+   * events the log holds. A burst costs two writes, never one per event, never ahead of what was processed.
    */
   #noteProgress(key: string, seq: number, at: number): void {
     const unsaved = this.#unsavedProgress.get(key);

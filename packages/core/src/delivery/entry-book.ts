@@ -8,41 +8,24 @@ import { withEntry, withoutEntry } from "../outbox/sorted-entries";
 export interface EntryBookOptions {
   readonly namespace: string;
   readonly store: OutboxStore;
-  /**
-   * Called after every committed change with the namespace's entries (oldest
-   * first) and the key the change touched, with its new entry (`undefined` once
-   * it is gone). No key: every entry may have changed (a read of storage).
-   */
+  /** After every committed change: the entries, the key touched and its new entry (none: a storage read). */
   readonly publish: (entries: readonly OutboxEntry[], key?: string, entry?: OutboxEntry) => void;
-  /** After a change of this tab's was written durably. */
   readonly onCommitted?: (entry: OutboxEntry) => void;
 }
 
-/**
- * The namespace's entries as last written, and the one way to change them: a
- * reducer step written durably, one write per key at a time.
- */
+/** The entries as last written; changed only by a durable reducer step, one write per key at a time. */
 export class EntryBook {
   readonly #options: EntryBookOptions;
   readonly #entries = new Map<string, OutboxEntry>();
-  /**
-   * The same entries in storage order, replaced (never mutated) on each change:
-   * what `publish` hands out. Kept in step with `#entries` by binary search, so a
-   * change costs no sort and no pass over the other entries.
-   */
+  /** Storage order, replaced on each change and kept in step by binary search: no sort per change. */
   #sorted: readonly OutboxEntry[] = [];
-  /** The entries not final, and each thread's: what a check on every answer reads, not the settled rest. */
+  /** The entries not final, and each thread's: what a check on every answer reads. */
   readonly #open = new Map<string, OutboxEntry>();
   readonly #threads = new Map<string, Map<string, OutboxEntry>>();
-  /** Per key, the last write queued: writes to one entry run one after another. */
   readonly #writing = new Map<string, Promise<unknown>>();
-  /**
-   * False while this tab must not change delivery state (it is not the sender,
-   * or `clear` is wiping): a commit then writes nothing and rejects `disposed`.
-   */
+  /** False while this tab must not change delivery state: a commit then rejects `disposed`. */
   #writable = true;
 
-  /** Transitions of many entries at once share one strict transaction. */
   readonly #commits: CommitGroup;
 
   constructor(options: EntryBookOptions) {
@@ -62,18 +45,13 @@ export class EntryBook {
     return this.#entries.values();
   }
 
-  /** The answers sent in `key`'s request besides its own (its batch's other entries). */
   followersOf(key: string): OutboxEntry[] {
     const followers: OutboxEntry[] = [];
     for (const entry of this.#entries.values()) if (entry.batch?.sendsWith === key) followers.push(entry);
     return followers;
   }
 
-  /**
-   * After the sender's write: the followers whose mirrored progress is behind it.
-   * Here, not with the batches' sending code: every commit asks, in a tab whose
-   * sending code has not loaded yet too.
-   */
+  /** Followers behind the sender's write; here so a tab without the sending code asks too. */
   behind(sender: OutboxEntry): OutboxEntry[] {
     if (!sender.batch || sender.batch.sendsWith !== undefined || isFinalState(sender.state)) return [];
     return this.followersOf(sender.key).filter(
@@ -86,22 +64,18 @@ export class EntryBook {
     );
   }
 
-  /** The namespace's entries, oldest first. A snapshot: later changes make a new array. */
   sorted(): readonly OutboxEntry[] {
     return this.#sorted;
   }
 
-  /** The entries not in a final state. */
   open(): OutboxEntry[] {
     return [...this.#open.values()];
   }
 
-  /** The entries of one thread. */
   ofThread(threadId: string): OutboxEntry[] {
     return [...(this.#threads.get(threadId)?.values() ?? [])];
   }
 
-  /** Holds `entry` for `key`, or none, in the map and in the views above. */
   #hold(key: string, entry?: OutboxEntry): void {
     this.#threads.get(this.#entries.get(key)?.threadId ?? "")?.delete(key);
     this.#open.delete(key);
@@ -112,17 +86,11 @@ export class EntryBook {
     this.#threads.set(entry.threadId, (this.#threads.get(entry.threadId) ?? new Map()).set(key, entry));
   }
 
-  /**
-   * (Re)reads the namespace's entries from storage. Storage is the source of
-   * truth, except for an entry another tab reported while the read was under
-   * way: the higher revision of the two wins. An entry no longer stored is
-   * dropped (discarded, or wiped by `clear` in any tab): nothing comes back.
-   */
+  /** (Re)reads storage; another tab's newer revision wins, and a wiped entry never comes back. */
   async load(): Promise<void> {
     this.hold(await this.#options.store.listByNamespace(this.#options.namespace));
   }
 
-  /** Holds entries read from storage (by `load`, or by the start's one transaction), as `load` does. */
   hold(stored: readonly OutboxEntry[]): void {
     const known = new Map(this.#entries);
     this.#entries.clear();
@@ -136,7 +104,6 @@ export class EntryBook {
     this.#options.publish(this.#sorted);
   }
 
-  /** Adds entries read apart (the settled ones, after the start); entries held stay as they are. */
   holdMore(stored: readonly OutboxEntry[]): void {
     const added = stored.filter((entry) => !this.#entries.has(entry.key));
     if (added.length === 0) return;
@@ -145,14 +112,12 @@ export class EntryBook {
     this.#options.publish(this.#sorted);
   }
 
-  /** Holds `entry` (replacing its key's current one) and publishes the change. */
   set(entry: OutboxEntry): void {
     this.#hold(entry.key, entry);
     this.#sorted = withEntry(this.#sorted, entry);
     this.#options.publish(this.#sorted, entry.key, entry);
   }
 
-  /** Drops the key; true when it was held. */
   delete(key: string): boolean {
     const known = this.#entries.get(key);
     if (known === undefined) return false;
@@ -162,30 +127,23 @@ export class EntryBook {
     return true;
   }
 
-  /** Reduces `actions` in turn and writes the result once (one step, or a recovery and its step). */
   commit(key: string, ...actions: readonly EntryAction[]): Promise<OutboxEntry | undefined> {
     return this.queueWrite(key, () => this.commitNow(key, actions));
   }
 
-  /** Resolves once every write queued for `key` so far has settled. */
   async settled(key: string): Promise<void> {
     await this.#writing.get(key);
   }
 
-  /** Stops (false) or allows (true) writes; queued writes that have not started are refused. */
   setWritable(writable: boolean): void {
     this.#writable = writable;
   }
 
-  /** Resolves once every write queued so far, for every key, has settled. */
   async drain(): Promise<void> {
     while (this.#writing.size > 0) await Promise.all(this.#writing.values());
   }
 
-  /**
-   * Runs `write` once the key's earlier writes are done, so each one reduces
-   * from the entry the previous one stored and the last one queued wins.
-   */
+  /** Runs `write` after the key's earlier writes, so each reduces from what the previous one stored. */
   queueWrite<T>(key: string, write: () => Promise<T>): Promise<T> {
     const before = this.#writing.get(key);
     const run = before === undefined ? write() : before.then(write);
@@ -200,7 +158,6 @@ export class EntryBook {
     return run;
   }
 
-  /** Reduces and writes now; call it inside `queueWrite`. */
   async commitNow(key: string, actions: readonly EntryAction[]): Promise<OutboxEntry | undefined> {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
@@ -210,9 +167,8 @@ export class EntryBook {
     if (!this.#writable) {
       throw new OutboxError(ErrorKind.disposed, "This tab no longer sends; the change was not written.");
     }
-    // Compare-and-set: a change computed from a copy another writer has since
-    // replaced (another tab, a leader that lost its lock) is not written; the
-    // stored entry is taken instead. A wiped entry is dropped, never revived.
+    // Compare-and-set: a change computed from a replaced copy is not written; the stored
+    // entry is taken instead. A wiped entry is dropped, never revived.
     const result = await this.#commits.commit(next);
     if (result.committed) {
       this.set(result.entry);
@@ -227,10 +183,7 @@ export class EntryBook {
     return result.current;
   }
 
-  /**
-   * Holds a copy another tab reported unless this one is at least as new (by
-   * revision; a tie keeps what is held). True when it was taken.
-   */
+  /** Takes another tab's copy unless the held one is at least as new by revision. */
   mirror(entry: OutboxEntry): boolean {
     const known = this.#entries.get(entry.key);
     if (known && !isNewer(entry, known)) return false;
@@ -239,7 +192,6 @@ export class EntryBook {
   }
 }
 
-/** `a` is a later revision of the entry than `b`. */
 function isNewer(a: OutboxEntry, b: OutboxEntry): boolean {
   return revisionOf(a) > revisionOf(b);
 }

@@ -8,10 +8,8 @@ import { reduceEntry } from "../outbox/reducer";
  *   entries (oldest first) ─▶ first that goes at once with its fixed body
  *        ─▶ recovered-on-start (if it was in flight) ─▶ attempt-started ─▶ sending
  *
- * Only the plain case qualifies: an entry the delivery would POST at once, as
- * it stands, with the body it was first sent with (or built with). Everything
- * else (a body still to build, a re-attach, a wait, a batch, an entry past its
- * retention window) is left to the delivery, which writes it as before.
+ * Only the plain case qualifies (a POST at once with its fixed body); a body to build, a re-attach,
+ * a wait, a batch or an expired entry is left to the delivery.
  */
 export function firstResend(entries: readonly OutboxEntry[], now: number): OutboxEntry | undefined {
   for (const entry of entries) {

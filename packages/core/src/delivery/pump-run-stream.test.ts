@@ -1,8 +1,8 @@
 import { expect, test } from "vitest";
+import { bytes, controlledResponse, runFrames, sseResponse } from "../../test/support/sse-fixtures";
 import type { AgUiEvent } from "../protocol";
 import { createEventLog } from "../stream/event-log";
 import { defaultTimers } from "../stream/timers";
-import { bytes, controlledResponse, runFrames, sseResponse } from "../testing/sse-fixtures";
 import { type PumpOptions, pumpRunStream } from "./pump-run-stream";
 
 const run = runFrames();

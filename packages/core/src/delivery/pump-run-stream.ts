@@ -8,11 +8,7 @@ import { readEventBatches } from "../stream/read-event-stream";
 import type { Timers } from "../stream/timers";
 
 export interface PumpOptions {
-  /**
-   * The cursors already processed. Leave it out for a fresh POST: its first
-   * frame may be any seq (a retry under the same runId continues the run's
-   * numbering), so the first cursor seen becomes the baseline.
-   */
+  /** The cursors already processed; left out for a fresh POST, whose first seq becomes the baseline. */
   readonly log?: EventLog;
   readonly timers: Timers;
   readonly stallTimeoutMs: number;
@@ -23,7 +19,6 @@ export interface PumpOptions {
   readonly onRetry?: (retryMs: number) => void;
 }
 
-/** Turns a run's terminal event into the signal the classifier reads. */
 export function terminalSignal(event: AgUiEvent): DeliverySignal | undefined {
   if (event.type === EventType.RUN_FINISHED) {
     const replay = parseResumeReplay(event.metadata?.[MetadataKey.resume]);
@@ -66,10 +61,8 @@ export function failureSignal(error: unknown): DeliverySignal {
 }
 
 /**
- * Reads one run's event stream to its end and says how it ended, as data.
- * Events at or below the log's cursor are dropped (a re-attach replays them);
- * a gap in the sequence ends the read like a drop, so the caller re-attaches
- * from the last event it really processed.
+ * Reads one run's event stream to its end and says how it ended. Events at or below the log's cursor
+ * are dropped (a re-attach replays them); a gap ends the read like a drop.
  */
 export async function pumpRunStream(response: Response, options: PumpOptions): Promise<DeliverySignal> {
   const { signal, onEvent } = options;

@@ -86,7 +86,6 @@ async function cutAfterRunStarted(hydrations: ReadonlyArray<Error | "ok">, toolR
     stallTimeoutMs: 45_000,
     maxEventBytes: 1 << 20,
     retry: { budget: { maxAttempts: 3 } },
-    maxReattachesWithoutProgress: 2,
   });
   await engine.load();
   await engine.activate();

@@ -1,29 +1,19 @@
 import { ErrorKind, isOutboxError } from "../errors/outbox-error";
 import type { EntryError } from "../outbox/entry";
 
-/**
- * A status or thread read that failed, classified by what it says. Never a
- * `DeliverySignal`: a hydration's RUN_ERROR is not the resume's outcome, so the
- * classifier never sees one; the delivery reads again or decides with the
- * evidence it holds.
- */
+/** A failed status or thread read; never a `DeliverySignal` (a hydration's RUN_ERROR is no outcome). */
 export interface ReadFailed {
   readonly type: "read-failed";
   /** What could not be read: the run's status, or the thread (a hydration). */
   readonly of: "status" | "thread";
   readonly error: EntryError;
-  /**
-   * The network, a cut read, or a busy server: reading again may succeed. Else the
-   * server answered and refused to show it (a RUN_ERROR, a 4xx, an unreadable
-   * stream), and reading again would be answered the same.
-   */
+  /** Reading again may succeed (network, cut read, busy server); else the server refused and would again. */
   readonly transient: boolean;
 }
 
 const CUT: ReadonlySet<string> = new Set([ErrorKind.network, ErrorKind.streamEnded, ErrorKind.streamStalled]);
 const BUSY: ReadonlySet<number> = new Set([408, 425, 429]);
 
-/** What a read's rejection says. */
 export function readFailureOf(of: ReadFailed["of"], error: unknown): ReadFailed {
   if (!isOutboxError(error)) {
     return {

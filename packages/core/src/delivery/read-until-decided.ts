@@ -8,19 +8,14 @@ import type { DeliveryContext } from "./delivery-options";
 import type { DeliveryTransport } from "./delivery-transport";
 import { hydratedSignal } from "./thread-evidence";
 
-/** What the reads need from the delivery that runs them. */
 export interface ReadContext extends DeliveryContext {
   readonly transport: DeliveryTransport;
 }
 
 /**
- * A run-status or thread read, read again until it succeeds or its budget is
- * spent. A failure is classified by what it says (read-failure.ts) and every one
- * spends the budget: the network or a busy server is read again after a
- * full-jitter backoff; a server that refuses to show the thread, or a budget
- * spent, leaves the thread as this client holds it (what the stream showed) to
- * decide on. Each failure is counted on the entry and kept as its last error; a
- * read that succeeds puts back `cause`, the failure that sent the entry to read.
+ * A status or thread read, retried until it succeeds or its budget is spent; every failure spends
+ * it and is kept as the last error. A refusal or a spent budget decides on the thread in hand; a
+ * success puts back `cause`.
  */
 export async function readUntilDecided(
   c: ReadContext,

@@ -12,11 +12,7 @@ export const CUT_TYPES: ReadonlySet<DeliverySignal["type"]> = new Set([
   "invalid-stream",
 ]);
 
-/*
- * What the thread, as this tab holds it (streamed or hydrated), shows about an
- * entry's answer: its tool result, whether its question is still asked. Read,
- * never requested: the transport brings the thread, these read it.
- */
+/* What the thread as this tab holds it shows about an entry's answer; read, never requested. */
 
 /** What the thread, as last hydrated, shows about `entry`'s interrupt. */
 export function hydratedSignal(
@@ -33,11 +29,9 @@ export function hydratedSignal(
 }
 
 /**
- * A finished run on a server without the contract proves nothing by itself: the
- * thread it streamed must show `entry`'s own tool result (outcome/tool-evidence.ts),
- * and, in a batch, whether the server took the other answers but not this one. A
- * stream cut before its end is marked when it already carried the result of every
- * answer of the request: each ran, only the end of the run was not seen.
+ * A finished run without the contract proves nothing alone: the streamed thread must show the
+ * entry's own tool result (and, in a batch, whether the others were taken instead). A cut stream
+ * that already carried every answer's result counts as finished.
  */
 export function withToolEvidence(
   threads: ThreadRegistry,

@@ -7,12 +7,8 @@ export interface BatchProgress {
 }
 
 /**
- * The progress of `entry`'s batch among `entries` (the outbox state's), or
- * undefined for an answer to a run that asked one question. Counts the
- * answers to the batch's questions that are not superseded by a newer one. For
- * an answer still on its way, only the answers on their way count: a settled
- * answer of the same questions (one a server did not take, answered again) is
- * an earlier batch.
+ * The progress of `entry`'s batch among `entries`, or undefined for a lone question. Counts answers
+ * not superseded; for an answer on its way only those on their way (a settled one is an earlier batch).
  */
 export function batchProgress(
   entries: readonly OutboxEntry[],

@@ -16,15 +16,9 @@ interface Pending {
  *   commit(b) ──► queued            ▲                              │ done
  *                                   └──── next batch, if any ◄─────┘
  *
- * No write waits longer than it would have alone: the first one of an idle
- * moment goes at the end of its own task, and one asked for while a transaction
- * is in flight would have queued behind it anyway (IndexedDB runs read-write
- * transactions on one object store one at a time). Each commit is still judged
- * on its own (compare-and-set per entry) and resolves once its transaction has
- * completed. A batch that fails is retried entry by entry, so one entry's
- * failure is reported to that entry alone.
- *
- * Stores without `commitAll` (memory) are called once per commit.
+ * No write waits longer than alone: an idle moment's first write goes at the end of its task,
+ * and IndexedDB runs read-write transactions on one store one at a time anyway. Each commit is
+ * judged on its own; a failed batch is retried entry by entry. Stores without `commitAll` commit one by one.
  */
 export class CommitGroup {
   readonly #store: OutboxStore;
@@ -62,7 +56,6 @@ export class CommitGroup {
     }
   }
 
-  /** The queued commits, one per key (a second one for a key waits for the next batch). */
   #takeBatch(): Pending[] {
     const keys = new Set<string>();
     const batch: Pending[] = [];

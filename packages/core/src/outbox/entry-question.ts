@@ -1,12 +1,7 @@
 import type { Message } from "../protocol";
 import type { PendingInterrupt } from "../thread/thread-state";
 
-/**
- * What the person was asked, kept with their answer: after a reload, in another
- * tab or for another signed-in session the thread may no longer list the
- * interrupt (it is answered) or hold the assistant's tool call, yet the card
- * must still show the same question and proposed call.
- */
+/** What the person was asked, kept with the answer: the thread may no longer list it. */
 export interface EntryQuestion {
   /** `Interrupt.message`. */
   readonly message?: string;

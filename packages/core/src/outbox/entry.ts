@@ -1,11 +1,7 @@
 import type { RecordedDecision } from "../protocol/extensions";
 import type { EntryQuestion } from "./entry-question";
 
-/**
- * An outbox entry is data only: everything needed to resend an answer byte for
- * byte after a reload, and everything the app needs to tell the person what
- * happened to it. Transitions are owned by the pure reducer in `reducer.ts`.
- */
+/** Data only: enough to resend the answer byte for byte after a reload and say what happened. */
 export const EntryState = {
   /** Written durably, not yet sent. */
   queued: "queued",
@@ -17,15 +13,9 @@ export const EntryState = {
   retryWait: "retry_wait",
   /** The server rejected our credentials; waiting for the app to re-authenticate. */
   paused: "paused",
-  /**
-   * Answered, kept durably, and not sent yet: the run asked other questions too,
-   * and AG-UI answers a run's interrupts in one resume. Sent when the last is answered.
-   */
+  /** Answered and kept; sent with the run's other answers (AG-UI resumes a run's interrupts at once). */
   held: "held",
-  /**
-   * Not final: retries are spent (or storage keeps failing), the answer is kept
-   * with its key. Resumes on `online`, `visible`, `retryNow()` or the next start.
-   */
+  /** Not final: retries spent, answer kept; resumes on online, visible, `retryNow()` or a start. */
   stalled: "stalled",
   /** Final: the answer took effect (possibly replayed). */
   applied: "applied",
@@ -94,10 +84,7 @@ export interface EntryError {
   readonly status?: number;
 }
 
-/**
- * The counters the delivery runs on, persisted with the entry so a reload
- * continues where the last page stopped.
- */
+/** Persisted with the entry so a reload continues where the last page stopped. */
 export interface DeliveryCounters {
   /** Retries caused by the server's own answers (5xx, 429, retryable codes): what the budget counts. */
   readonly serverFailures: number;
@@ -107,15 +94,9 @@ export interface DeliveryCounters {
   readonly budgetChecks: number;
   /** When the first attempt went out (epoch ms), or null. */
   readonly firstSentAt: number | null;
-  /**
-   * Status or thread reads in a row that failed on the network: each waits a
-   * full-jitter backoff before the next (absent on entries from before it).
-   */
+  /** Network-failed status or thread reads in a row, each backed off (absent on older entries). */
   readonly failedReads?: number;
-  /**
-   * Attempts the server answered with an explicit "nothing ran" (the tool was
-   * unavailable): evidence, never reset by a resume (absent on entries from before it).
-   */
+  /** Explicit "nothing ran" answers: evidence, never reset by a resume (absent on older entries). */
   readonly nothingRan?: number;
 }
 
@@ -147,12 +128,7 @@ export interface OutboxEntry {
   readonly question?: EntryQuestion;
   /** The runId of the resume run; reused unchanged by every retry. */
   readonly runId: string;
-  /**
-   * The exact request body. A retry sends these bytes again, never a
-   * re-serialisation. Empty until it can be built: while the server kind is
-   * unknown, or the run's other questions are unanswered; fixed at the latest
-   * by the first send.
-   */
+  /** The exact body every retry sends; empty until buildable (kind known, run's questions answered). */
   readonly body: string;
   /** The interrupt's `responseSchema`, kept to shape the body when it is built after `answer()`. */
   readonly responseSchema?: unknown;
@@ -176,21 +152,13 @@ export interface OutboxEntry {
   readonly replayed?: boolean;
   /** For "answered elsewhere": the decisions the server recorded, to show instead of ours. */
   readonly recordedDecisions?: readonly RecordedDecision[];
-  /**
-   * When the person posted this lost answer to the agent as a chat message (epoch
-   * ms). Kept with the entry so a reload or another tab never offers it again:
-   * each resend may make the agent run the tool once more.
-   */
+  /** When this lost answer was posted as a message: never offered again (each may run the tool). */
   readonly resentAt?: number;
   /** Set once any attempt may have reached the server. Distinguishes "never pending" from "consumed". */
   readonly everSent: boolean;
   readonly createdAt: number;
   readonly updatedAt: number;
-  /**
-   * Bumped by the store on every committed change (compare-and-set, see
-   * `OutboxStore.commit`); absent on a new entry and on entries stored before
-   * revisions existed (both count as 0). Orders copies of one entry across tabs.
-   */
+  /** Bumped by the store on every commit (absent counts as 0); orders copies of one entry across tabs. */
   readonly revision?: number;
   /** After this the server may have forgotten the key: reconcile by status or hydration. */
   readonly expiresAt: number;

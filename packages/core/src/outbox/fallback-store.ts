@@ -16,12 +16,8 @@ export interface FallbackSeed {
 }
 
 /**
- * A store that goes on in memory once the durable one cannot be used any more
- * (the database was replaced by something this code cannot read, or deleted
- * for good). `fallBack` seeds a `MemoryStore` with what the page holds, with
- * their revisions, so delivery continues and compare-and-set still holds; the
- * app says `durable: false` meanwhile. Before that, every call goes to the
- * durable store.
+ * A store that goes on in memory once the durable one is gone for good: `fallBack` seeds a
+ * `MemoryStore` with the page's entries and revisions, so delivery and compare-and-set go on.
  */
 export class FallbackStore implements OutboxStore {
   #current: OutboxStore;
@@ -60,7 +56,6 @@ export class FallbackStore implements OutboxStore {
   commit(entry: OutboxEntry): Promise<CommitResult> {
     return this.#current.commit(entry);
   }
-  /** Group commit when the current store has it (see `OutboxStore.commitAll` where present). */
   commitAll(entries: readonly OutboxEntry[]): Promise<CommitResult[]> {
     const current = this.#current as OutboxStore & {
       commitAll?: (entries: readonly OutboxEntry[]) => Promise<CommitResult[]>;
@@ -68,7 +63,6 @@ export class FallbackStore implements OutboxStore {
     if (current.commitAll) return current.commitAll(entries);
     return Promise.all(entries.map((entry) => current.commit(entry)));
   }
-  /** The current store's start read: both stores this one holds (IndexedDB, memory) have it. */
   readAtStart(request: StartReadRequest): Promise<StartReadResult> {
     const current = this.#current as OutboxStore & Required<Pick<OutboxStore, "readAtStart">>;
     return current.readAtStart(request);

@@ -26,8 +26,7 @@ export type ConnectionName = Connection["name"];
  *    │                                  └──not an outbox db──▶ unavailable (onUnavailable)
  *    └──close()──▶ closed
  *
- * A reopen that fails for a passing reason (blocked, an error) goes back to
- * reopening on the next call, never in a loop of its own.
+ * A reopen that failed for a passing reason is tried again on the next call, never in a loop.
  */
 export class IdbConnection {
   #state: Connection;
@@ -47,10 +46,7 @@ export class IdbConnection {
     return this.#state.name;
   }
 
-  /**
-   * The open database, after waiting for a reopen under way (or starting one
-   * when the last failed). Rejects with `storage_unavailable` when there is none.
-   */
+  /** The open database, after any reopen under way; rejects `storage_unavailable` when there is none. */
   async db(operation: string): Promise<OutboxDb> {
     if (this.#state.name === "reopen_failed") this.#reopen();
     const waiting = this.#state;

@@ -3,7 +3,6 @@ import { isOutboxError, OutboxError } from "../errors/outbox-error";
 import type { EntryState, OutboxEntry } from "./entry";
 import { errorName, toOpenError } from "./storage-error";
 
-/** The database name used when none is given. */
 export const DEFAULT_OUTBOX_DB_NAME = "agui-outbox";
 
 /**
@@ -52,12 +51,7 @@ export class NotAnOutboxDatabase extends OutboxError {
   }
 }
 
-/**
- * Opens the outbox database at this code's version, upgrading it when older.
- * When another tab (newer code) already upgraded it further, opens it at that
- * newer version: newer versions keep the object stores this code uses, which is
- * checked before the connection is used.
- */
+/** Opens at this code's version, or a newer one another tab upgraded to (if it keeps our stores). */
 export async function openOutboxDb(factory: IDBFactory, dbName: string): Promise<OutboxDb> {
   let raw: IDBDatabase;
   try {
@@ -66,7 +60,6 @@ export async function openOutboxDb(factory: IDBFactory, dbName: string): Promise
     if (!(isOutboxError(error) && errorName(error.cause) === "VersionError")) throw error;
     raw = await openRaw(factory, dbName, undefined);
   }
-  // idb's typed wrapper over a connection opened here, so the factory can be injected.
   const db = wrap(raw) as unknown as OutboxDb;
   const names = db.objectStoreNames;
   if (!(names.contains("entries") && names.contains("meta") && names.contains("background"))) {
@@ -76,7 +69,6 @@ export async function openOutboxDb(factory: IDBFactory, dbName: string): Promise
   return db;
 }
 
-/** `indexedDB.open` with the upgrade, blocked and error paths mapped to `OutboxError`s. */
 function openRaw(factory: IDBFactory, dbName: string, version: number | undefined): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
     let request: IDBOpenDBRequest;
@@ -143,12 +135,7 @@ function upgrade(db: IDBDatabase, tx: IDBTransaction, oldVersion: number): boole
   return true;
 }
 
-/**
- * v1 → v2: each `background-run:<runId>` meta record becomes a row of its own;
- * the per-namespace id list (a read-modify-write two tabs could race) is
- * dropped. Every record moves, listed or not: one the list missed is the run
- * the race lost.
- */
+/** v1 → v2: each `background-run:<runId>` meta record becomes a row; the racy id list goes. */
 function moveBackgroundRunsOutOfMeta(meta: IDBObjectStore, background: IDBObjectStore): void {
   const cursorRequest = meta.openCursor();
   cursorRequest.addEventListener("success", () => {

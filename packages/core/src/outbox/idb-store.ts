@@ -45,13 +45,11 @@ export interface IdbStoreOptions extends ConnectionEvents {
   readonly dbName?: string;
 }
 
-/** The entries object store's indexes, in a transaction of either mode. */
 interface EntryIndexes {
   index(name: "by-namespace"): { getAll(key: string): Promise<OutboxEntry[]> };
   index(name: "by-state"): { getAll(key: [string, EntryState]): Promise<OutboxEntry[]> };
 }
 
-/** Reads one set of a namespace's entries through the entries' indexes, oldest first. */
 async function readEntries(entries: EntryIndexes, namespace: string, set: EntrySet): Promise<OutboxEntry[]> {
   const lists =
     set === "all"
@@ -63,15 +61,12 @@ async function readEntries(entries: EntryIndexes, namespace: string, set: EntryS
 }
 
 /**
- * The durable `OutboxStore`: one IndexedDB database (see idb-schema.ts). Each
- * method is one short transaction; writes are strict and resolve after the
- * transaction completes. Nothing but IndexedDB requests is awaited inside a
- * transaction, so none can auto-commit half-way. The connection reopens by
- * itself when it closes under the store (`onClose`, `onReopen`, `onUnavailable`).
+ * The durable `OutboxStore`. Each method is one short transaction, writes strict; nothing but
+ * IndexedDB requests is awaited inside one, so none auto-commits half-way. The connection
+ * reopens by itself when it closes under the store.
  */
 export class IdbStore implements OutboxStore {
   readonly #connection: IdbConnection;
-  /** The database name, for opening a second connection (another tab, a reload). */
   readonly dbName: string;
 
   private constructor(connection: IdbConnection, dbName: string) {
@@ -79,11 +74,7 @@ export class IdbStore implements OutboxStore {
     this.dbName = dbName;
   }
 
-  /**
-   * Opens (creating or upgrading) the database. Rejects with
-   * `storage_unavailable` when IndexedDB is missing, refuses to open (private
-   * modes, security policies), errors, or is blocked by another connection.
-   */
+  /** Opens (creating or upgrading); `storage_unavailable` when missing, refused, failing or blocked. */
   static async open(options: IdbStoreOptions = {}): Promise<IdbStore> {
     const factory = "indexedDB" in options ? options.indexedDB : globalIndexedDb();
     const dbName = options.dbName ?? DEFAULT_OUTBOX_DB_NAME;
@@ -94,7 +85,6 @@ export class IdbStore implements OutboxStore {
     return new IdbStore(new IdbConnection(db, factory, dbName, options), dbName);
   }
 
-  /** Where the connection stands. */
   get connection(): ConnectionName {
     return this.#connection.name;
   }

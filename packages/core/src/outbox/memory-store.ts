@@ -19,11 +19,8 @@ import { afterStartCommit } from "./start-read";
 import { toStorageError } from "./storage-error";
 
 /**
- * An `OutboxStore` held in memory: the fallback when IndexedDB is unavailable,
- * and the store for tests. Same semantics as the IndexedDB store, except that
- * nothing survives a reload. Values are `structuredClone`d on the way in and
- * out, so non-cloneable input fails here exactly as it would in IndexedDB, and
- * callers never share an object with storage.
+ * An `OutboxStore` in memory: the fallback without IndexedDB, and for tests. Values are
+ * `structuredClone`d in and out, so uncloneable input fails as in IndexedDB.
  */
 export class MemoryStore implements OutboxStore {
   readonly #entries = new Map<string, OutboxEntry>();
@@ -129,13 +126,7 @@ export class MemoryStore implements OutboxStore {
   async putBackgroundRun(namespace: string, runId: string, record: unknown): Promise<void> {
     this.#assertOpen("putBackgroundRun");
     assertMetaKey("putBackgroundRun", namespace, runId);
-    const copy = cloneFor("putBackgroundRun", record);
-    let area = this.#background.get(namespace);
-    if (area === undefined) {
-      area = new Map();
-      this.#background.set(namespace, area);
-    }
-    area.set(runId, copy);
+    areaOf(this.#background, namespace).set(runId, cloneFor("putBackgroundRun", record));
   }
 
   async deleteBackgroundRun(namespace: string, runId: string): Promise<void> {
@@ -154,13 +145,7 @@ export class MemoryStore implements OutboxStore {
   async putMeta(namespace: string, id: string, value: unknown): Promise<void> {
     this.#assertOpen("putMeta");
     assertMetaKey("putMeta", namespace, id);
-    const copy = cloneFor("putMeta", value);
-    let area = this.#meta.get(namespace);
-    if (area === undefined) {
-      area = new Map();
-      this.#meta.set(namespace, area);
-    }
-    area.set(id, copy);
+    areaOf(this.#meta, namespace).set(id, cloneFor("putMeta", value));
   }
 
   async deleteMeta(namespace: string, id: string): Promise<void> {
@@ -197,6 +182,12 @@ export class MemoryStore implements OutboxStore {
       throw new OutboxError("storage_unavailable", `${operation} failed: the store is closed`);
     }
   }
+}
+
+function areaOf(areas: Map<string, Map<string, unknown>>, namespace: string): Map<string, unknown> {
+  const area = areas.get(namespace) ?? new Map<string, unknown>();
+  areas.set(namespace, area);
+  return area;
 }
 
 function cloneFor<T>(operation: string, value: T): T {

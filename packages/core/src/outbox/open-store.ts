@@ -6,21 +6,14 @@ import { toOpenError } from "./storage-error";
 
 export interface OpenOutboxStoreOptions {
   /**
-   * The IndexedDB factory. Passing `undefined` explicitly means "no IndexedDB"
-   * (server-side rendering, tests of the fallback).
+   * The IndexedDB factory; `undefined` explicitly means "no IndexedDB".
    * @default globalThis.indexedDB, read when the function runs, never at import
    */
   readonly indexedDB?: IDBFactory | undefined;
-  /**
-   * The database name.
-   * @default "agui-outbox"
-   */
+  /** @default "agui-outbox" */
   readonly dbName?: string;
-  /** Forwarded to the IndexedDB store: the connection closed under it (see `IdbStoreOptions.onClose`). */
   readonly onClose?: (reason: OutboxError) => void;
-  /** Forwarded to the IndexedDB store: it reopened after a close (see `IdbStoreOptions.onReopen`). */
   readonly onReopen?: () => void;
-  /** Forwarded to the IndexedDB store: it cannot reopen (see `IdbStoreOptions.onUnavailable`). */
   readonly onUnavailable?: (reason: OutboxError) => void;
 }
 
@@ -34,10 +27,8 @@ export type OpenedOutboxStore =
     };
 
 /**
- * Opens the durable IndexedDB store, or falls back to a `MemoryStore` when
- * IndexedDB is missing or refuses to open. The fallback is reported
- * (`durable: false` and the reason), never silent: the app should tell the
- * person that answers will not survive a reload. Never rejects.
+ * Opens the IndexedDB store, or falls back to a `MemoryStore`, reported (`durable: false`), never
+ * silent: the app should say answers will not survive a reload. Never rejects.
  */
 export async function openOutboxStore(options: OpenOutboxStoreOptions = {}): Promise<OpenedOutboxStore> {
   try {

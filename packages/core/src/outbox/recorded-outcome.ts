@@ -3,11 +3,8 @@ import type { AgUiEvent } from "../protocol";
 import { MetadataKey, type RecordedDecision } from "../protocol/extensions";
 
 /**
- * What is kept of a decision the server recorded for someone else: resolved or
- * cancelled, and whether it was approved. The recorded payload is another
- * answer (its edited arguments, its reason) that this client did not write, so
- * it is never stored or broadcast; the kind stays because it is the outcome of
- * the person's own question, which the thread shows them anyway.
+ * What is kept of a decision the server recorded for someone else: its kind and whether approved.
+ * The payload is another person's answer, so it is never stored or broadcast.
  */
 export function recordedOutcome({ interruptId, status, payload }: RecordedDecision): RecordedDecision {
   const said = payload as { approved?: unknown; accepted?: unknown } | null | undefined;
@@ -17,11 +14,7 @@ export function recordedOutcome({ interruptId, status, payload }: RecordedDecisi
     : { interruptId, status };
 }
 
-/**
- * A run's event with an `ALREADY_RESOLVED`'s `x-resume.recordedDecisions`
- * reduced to outcomes, before the thread or the other tabs see it. Every
- * other event is returned as it is.
- */
+/** An event with `ALREADY_RESOLVED`'s recorded decisions reduced to outcomes, before anyone sees it. */
 export function withRecordedOutcomes(event: AgUiEvent): AgUiEvent {
   const resume =
     event.type === "RUN_ERROR"

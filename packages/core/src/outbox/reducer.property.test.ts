@@ -2,8 +2,8 @@
 // values (late, duplicated, out of range): the invariants every transition keeps.
 import fc from "fast-check";
 import { expect, test } from "vitest";
+import { assertProperty } from "../../test/support/property";
 import type { Verdict } from "../outcome/verdict";
-import { assertProperty } from "../property.test-util";
 import { type EntryState, isFinalState, type OutboxEntry } from "./entry";
 import { createEntry, reduceEntry } from "./reducer";
 import type { EntryAction } from "./reducer-actions";

@@ -40,17 +40,13 @@ export type { EntryAction, EntryActionType } from "./reducer-actions";
 export const DEFAULT_RETENTION_MS = 23 * 60 * 60 * 1000;
 
 export interface CreateEntryInput {
-  /** The idempotency key (`crypto.randomUUID()`). */
   readonly key: string;
   readonly namespace: string;
   readonly threadId: string;
   readonly interruptId: string;
-  /** The resume run's id, reused by every retry. */
   readonly runId: string;
-  /** The exact request body to send and resend. */
   readonly body: string;
   readonly decision: Decision;
-  /** Epoch ms, from the injected clock. */
   readonly now: number;
   /** How long the entry is kept before reconciliation. @default 82800000 (23 h) */
   readonly retentionMs?: number;
@@ -58,7 +54,6 @@ export interface CreateEntryInput {
   readonly batch?: OutboxEntry["batch"];
 }
 
-/** A fresh `queued` entry, never sent. */
 export function createEntry(input: CreateEntryInput): OutboxEntry {
   return {
     key: input.key,

@@ -2,12 +2,9 @@ import type { OutboxEntry } from "./entry";
 import { compareEntries } from "./outbox-store";
 
 /*
- * The outbox as published is an immutable array in storage order (oldest first,
- * ties by key). A delivery moves one entry at a time, several times per entry, so
- * re-sorting the whole list on every change is quadratic over a drain. These
- * helpers find the entry's slot by binary search and copy the array once: no
- * comparator runs over the other entries, and `createdAt` never changes, so an
- * updated entry stays where it was.
+ * The published outbox is an immutable array in storage order. Re-sorting on every change is
+ * quadratic over a drain: these find the slot by binary search and copy once (`createdAt` never
+ * changes, so an updated entry stays in place).
  */
 
 /** The first index whose entry does not sort before `entry`. */
@@ -23,11 +20,7 @@ function lowerBound(sorted: readonly OutboxEntry[], entry: OutboxEntry): number 
   return low;
 }
 
-/**
- * A new array holding `entry` in its place, replacing the entry with its key
- * (which sorts the same: `createdAt` is fixed when an entry is created), or
- * inserted when there is none.
- */
+/** A new array with `entry` in its place, replacing the entry with its key or inserted. */
 export function withEntry(sorted: readonly OutboxEntry[], entry: OutboxEntry): readonly OutboxEntry[] {
   const at = lowerBound(sorted, entry);
   const next = sorted.slice();

@@ -1,11 +1,7 @@
 import type { OutboxEntry } from "./entry";
 import type { CommitResult } from "./outbox-store";
 
-/**
- * The entries as they are after a start read's write: the committed entry
- * replaces the one read; a refused write shows what is stored instead (gone
- * when the entry is gone).
- */
+/** The entries after a start read's write: the committed entry, or what is stored instead. */
 export function afterStartCommit(
   entries: readonly OutboxEntry[],
   key: string,

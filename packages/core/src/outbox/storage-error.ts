@@ -1,10 +1,6 @@
 import { isOutboxError, OutboxError } from "../errors/outbox-error";
 
-/**
- * Maps whatever a storage call threw into an `OutboxError`. The message names the
- * operation and the DOMException name only: browser messages can quote keys or
- * values, so they stay on `cause`.
- */
+/** A storage throw as an `OutboxError` naming only operation and DOMException (messages stay on `cause`). */
 export function toStorageError(operation: string, error: unknown): OutboxError {
   if (isOutboxError(error)) return error;
   const name = errorName(error);
@@ -14,8 +10,7 @@ export function toStorageError(operation: string, error: unknown): OutboxError {
     });
   }
   if (name === "SecurityError" || name === "InvalidStateError") {
-    // InvalidStateError: the connection was closed (another tab upgraded the
-    // database, or the browser cleared site data) under a pending operation.
+    // InvalidStateError: the connection closed under a pending operation (an upgrade, site data cleared).
     return new OutboxError("storage_unavailable", `${operation} failed: IndexedDB is unavailable (${name})`, {
       cause: error,
     });

@@ -3,7 +3,7 @@
 // verdicts"), apart from the rules, so the rules can change and still be held to it.
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { assertProperty, PROPERTY_RUNS } from "../property.test-util";
+import { assertProperty, PROPERTY_RUNS } from "../../test/support/property";
 import { OutcomeCode } from "../protocol/outcome-codes";
 import { classifyOutcome } from "./classify";
 import type { OutcomeContext } from "./context";

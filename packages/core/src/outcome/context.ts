@@ -2,7 +2,6 @@ import type { Decision, OutboxEntry } from "../outbox/entry";
 import { OutcomeCode } from "../protocol/outcome-codes";
 import type { ServerKind } from "./delivery-signal";
 
-/** What the classifier needs to know besides the signal itself. */
 export interface OutcomeContext {
   readonly serverKind: ServerKind;
   /** An attempt *before* this one may have reached the server (not `everSent`, which this one set). */

@@ -2,7 +2,6 @@ import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import type { Decision } from "../outbox/entry";
 import type { ServerKind } from "./delivery-signal";
 
-/** The part of a `ResumeEntry` a decision determines. */
 export type ResumeResolution =
   | { readonly status: "resolved"; readonly payload: Readonly<Record<string, unknown>> }
   | { readonly status: "cancelled" };
@@ -96,7 +95,6 @@ export function buildDegradedResolution(decision: Decision, responseSchema: unkn
   }
 }
 
-/** Picks the payload rules for the server generation. */
 export function buildResumeResolution(
   decision: Decision,
   options: { readonly serverKind: ServerKind; readonly responseSchema?: unknown },

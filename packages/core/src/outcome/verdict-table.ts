@@ -208,10 +208,7 @@ const PROSE: Readonly<Record<string, readonly [string, string, string?]>> = {
     "DESIGN.md is silent; hydrating keeps the promise that an unknown outcome is never reported as a failure to send."],
 };
 
-/**
- * DESIGN.md's verdict table as data: the classifier's rules (VERDICT_RULES, the
- * same objects' behaviour, first match wins) with their prose, for the docs.
- */
+/** DESIGN.md's verdict table as data: the classifier's rules with their prose, for the docs. */
 export const VERDICT_TABLE: readonly VerdictRow[] = VERDICT_RULES.map((rule) => {
   const prose = PROSE[rule.id];
   // A rule without prose would print as an empty row: refuse it where the docs are built.

@@ -34,8 +34,5 @@ export type Interrupt = z.infer<typeof InterruptSchema>;
 export type Message = z.infer<typeof MessageSchema>;
 export type ResumeEntry = z.infer<typeof ResumeEntrySchema>;
 export type RunAgentInput = z.infer<typeof RunAgentInputSchema>;
-export type RunStartedEvent = z.infer<typeof RunStartedEventSchema>;
 export type RunFinishedEvent = z.infer<typeof RunFinishedEventSchema>;
 export type RunErrorEvent = z.infer<typeof RunErrorEventSchema>;
-/** An AG-UI event narrowed to one `type`. */
-export type AgUiEventOf<T extends AgUiEvent["type"]> = Extract<AgUiEvent, { type: T }>;

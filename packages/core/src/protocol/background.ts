@@ -7,11 +7,7 @@ import * as z from "zod/mini";
 export const BackgroundStatus = {
   queued: "queued",
   inProgress: "in_progress",
-  /**
-   * Waiting for the person: the run's last response ended with an interrupt
-   * outcome (a tool that needs approval). It goes on once every interrupt is
-   * answered through an ordinary resume; polls meanwhile hand out no events.
-   */
+  /** Waiting for the person: the run ended on an interrupt and goes on once all are answered. */
   interrupted: "interrupted",
   completed: "completed",
   failed: "failed",

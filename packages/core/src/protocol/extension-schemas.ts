@@ -1,12 +1,7 @@
 import * as z from "zod/mini";
 import type { StreamCursor } from "./stream-cursor";
 
-/**
- * The zod schemas of the recovery contract's extensions (extensions.ts has the
- * keys, constants and types). Exported from `@agui-outbox/core/protocol` for
- * servers and tests; the client's own modules check these objects by hand
- * (extension-checks.ts, whose test holds each check to its schema here).
- */
+/** The contract's zod schemas, for servers and tests; the client checks by hand (extension-checks.ts). */
 export const StreamCursorSchema = z.object({
   runId: z.string().check(z.minLength(1)),
   seq: z.int().check(z.positive()),

@@ -1,16 +1,9 @@
 import type { OutboxEntry } from "../outbox/entry";
 
-/**
- * The fields that carry the answer, or the question it answers: the exact body,
- * the decision (edited arguments, reason), the question and its schema, and the
- * outcome recorded elsewhere. Everything else is what scheduling reads (key,
- * state, counters, ids, timestamps) and stays clear, so the store can index,
- * order and compare-and-set entries it cannot open.
- */
+/** The answer's fields; the rest stays clear so a store can index and compare-and-set what it cannot open. */
 export const SEALED_FIELDS = ["body", "decision", "question", "responseSchema", "recordedDecisions"] as const;
 type SealedField = (typeof SEALED_FIELDS)[number];
 
-/** AES-GCM output; IndexedDB stores the bytes as they are. */
 export interface SealedPayload {
   readonly v: 1;
   readonly iv: Uint8Array;
@@ -24,8 +17,7 @@ export function isSealedRecord(value: OutboxEntry | SealedRecord): value is Seal
   return "sealed" in value && typeof value.sealed === "object" && value.sealed !== null;
 }
 
-// Binds the ciphertext to its entry: a sealed answer copied onto another key or
-// namespace does not open.
+// Binds the ciphertext to its entry: copied onto another key or namespace, it does not open.
 function additionalData(entry: {
   readonly namespace: string;
   readonly key: string;

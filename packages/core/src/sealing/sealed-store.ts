@@ -11,21 +11,16 @@ import { type SealedEntry, SealedReason } from "./sealing-plugin";
 
 export interface SealedStoreOptions {
   readonly onSealed: (entries: readonly SealedEntry[]) => void;
-  /** The key of the signed-in user, or `undefined` until the app supplies it. */
   readonly key: () => CryptoKey | undefined;
   readonly crypto: Crypto;
   readonly onClose?: () => void;
 }
 
 /**
- * A store whose answers are sealed at rest: every write seals the entry's
- * answer fields (seal-entry.ts) before the wrapped store sees it, every read
- * opens them. An entry this client cannot open is withheld from the client
- * (never sent, never shown as an answer) and reported through `onSealed`;
- * storage keeps it untouched, and the next read after a key is supplied opens it.
- * Writing without a key is refused (`sealing_key_missing`): an answer is never
- * stored in the clear. `readAtStart` is left out on purpose: its write is
- * derived inside the transaction, where nothing may be awaited.
+ * A store whose answers are sealed at rest. An entry this client cannot open is withheld (never
+ * sent or shown) and reported through `onSealed`, kept untouched until a key opens it. Writing
+ * without a key is refused: an answer is never stored in the clear. No `readAtStart`: its write
+ * is derived inside the transaction, where nothing may be awaited.
  */
 export class SealedStore implements OutboxStore {
   readonly #inner: OutboxStore;
@@ -62,7 +57,6 @@ export class SealedStore implements OutboxStore {
 
   async listByNamespace(namespace: string, set: EntrySet = "all"): Promise<OutboxEntry[]> {
     const records = await this.#inner.listByNamespace(namespace, set);
-    // A full read of the namespace: what it withholds is the whole report.
     if (set === "all") this.#withheld.clear();
     const opened = await this.#openAll(records);
     this.#report();
@@ -145,11 +139,9 @@ export class SealedStore implements OutboxStore {
         "Answers are sealed at rest and no key was supplied: nothing was stored.",
       );
     }
-    // The wrapped store takes the record as it is; only its clear fields are read there.
     return (await sealEntry(entry, key, this.#options.crypto)) as unknown as OutboxEntry;
   }
 
-  /** The entry as written, or the reason it cannot be opened. */
   async #open(stored: OutboxEntry): Promise<OutboxEntry | SealedReason> {
     const record = stored as OutboxEntry | SealedRecord;
     // Written before sealing was turned on: the next write seals it.

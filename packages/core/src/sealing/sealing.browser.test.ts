@@ -1,9 +1,9 @@
 import { deleteDB } from "idb";
 import { afterEach, expect, test } from "vitest";
 import { rawDatabaseText } from "../../test/support/raw-database";
+import { createIsolatedClient } from "../../testing/isolated-client";
 import type { OutboxClient } from "../client/client-types";
 import { sealAnswers } from "../sealing";
-import { createIsolatedClient } from "../testing/isolated-client";
 
 // Real Chromium: IndexedDB as the browser stores it, WebCrypto as it seals.
 const SECRET = "canary-b81c-edited-target";

@@ -12,10 +12,8 @@ export type PersistenceResult = (typeof PersistenceResult)[keyof typeof Persiste
 type PersistCapable = Pick<StorageManager, "persist"> & Partial<Pick<StorageManager, "persisted">>;
 
 /**
- * Asks the browser to make this origin's storage persistent, so a pending
- * answer is not evicted under storage pressure. Browsers may grant silently,
- * prompt, or deny; either way the outbox keeps working. Never throws.
- *
+ * Asks the browser to keep this origin's storage, so a pending answer is not evicted. Never
+ * throws; the outbox works either way.
  * @param storageManager The StorageManager to ask.
  *   @default globalThis.navigator?.storage, read when called, never at import
  */

@@ -1,8 +1,8 @@
 // A server that declares how often it speaks (`retry:`) lets a silent stall be
 // noticed within 5 s of when it should have spoken, instead of after 45 s.
 import { afterEach, expect, test, vi } from "vitest";
+import { bytes, controlledResponse } from "../../test/support/sse-fixtures";
 import { ErrorKind } from "../errors/outbox-error";
-import { bytes, controlledResponse } from "../testing/sse-fixtures";
 import { readEventStream } from "./read-event-stream";
 
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { collect, runFrames, sseResponse } from "../testing/sse-fixtures";
+import { collect, runFrames, sseResponse } from "../../test/support/sse-fixtures";
 import { CursorVerdict, createEventLog } from "./event-log";
 import { readEventStream } from "./read-event-stream";
 

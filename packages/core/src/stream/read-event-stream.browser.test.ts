@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
+import { bytes, collect, runFrames, splitAt, sseResponse } from "../../test/support/sse-fixtures";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
-import { bytes, collect, runFrames, splitAt, sseResponse } from "../testing/sse-fixtures";
 import { readEventStream } from "./read-event-stream";
 
 test("reads a run from a real ReadableStream in the browser, split through a multi-byte character", async () => {

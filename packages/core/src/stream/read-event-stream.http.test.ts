@@ -1,8 +1,8 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, expect, test } from "vitest";
+import { collect, runFrames } from "../../test/support/sse-fixtures";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
-import { collect, runFrames } from "../testing/sse-fixtures";
 import { readEventStream } from "./read-event-stream";
 
 // The reader over a real socket and Node's own fetch (undici), where a dropped

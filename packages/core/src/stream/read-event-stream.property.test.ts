@@ -2,9 +2,9 @@
 // whatever the bytes, the reader ends with its events and a typed error, never anything else.
 import fc from "fast-check";
 import { expect, test } from "vitest";
+import { assertProperty } from "../../test/support/property";
+import { bytes, type Collected, collect, frame, splitAt, sseResponse } from "../../test/support/sse-fixtures";
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
-import { assertProperty } from "../property.test-util";
-import { bytes, type Collected, collect, frame, splitAt, sseResponse } from "../testing/sse-fixtures";
 import { decodeEventFrame } from "./decode-event-frame";
 import { readEventStream } from "./read-event-stream";
 

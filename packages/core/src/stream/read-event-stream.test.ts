@@ -1,5 +1,4 @@
 import { afterEach, expect, test, vi } from "vitest";
-import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import {
   bytes,
   collect,
@@ -8,7 +7,8 @@ import {
   runFrames,
   splitAt,
   sseResponse,
-} from "../testing/sse-fixtures";
+} from "../../test/support/sse-fixtures";
+import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import { readEventBatches, readEventStream } from "./read-event-stream";
 
 afterEach(() => {

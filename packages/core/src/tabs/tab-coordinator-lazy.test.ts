@@ -4,8 +4,8 @@
 // without them, in its own module graph: what arrives behind an event that waits is
 // read once the schemas are here, in order, and judged as the schema judges it.
 import { expect, test } from "vitest";
+import { InMemoryBroadcastHub, InMemoryLockManager } from "../../testing/in-memory-tabs";
 import { loadEventValidator } from "../stream/load-event-validator";
-import { InMemoryBroadcastHub, InMemoryLockManager } from "../testing/in-memory-tabs";
 import { createTabCoordinator, DropReason } from "./tab-coordinator";
 import type { TabMessage } from "./tab-message";
 import { TAB_PROTOCOL, TAB_PROTOCOL_VERSION, TabMessageType } from "./tab-message";

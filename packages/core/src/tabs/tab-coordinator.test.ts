@@ -1,9 +1,9 @@
 import { expect, test, vi } from "vitest";
+import { InMemoryBroadcastHub, InMemoryLockManager } from "../../testing/in-memory-tabs";
 import type { OutboxEntry } from "../outbox/entry";
 import { createEntry } from "../outbox/reducer";
 import { type AgUiEvent, EventType } from "../protocol";
 import { loadEventValidator } from "../stream/load-event-validator";
-import { InMemoryBroadcastHub, InMemoryLockManager } from "../testing/in-memory-tabs";
 import { applyEvent } from "../thread/thread-draft";
 import { emptyThreadState } from "../thread/thread-state";
 import type { ChannelFactory } from "./channel";

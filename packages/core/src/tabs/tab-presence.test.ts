@@ -1,7 +1,7 @@
 // Presence: a tab knows whether another tab of its namespace is there, so a tab
 // alone need not post what nobody would read.
 import { expect, test } from "vitest";
-import { InMemoryBroadcastHub, InMemoryLockManager } from "../testing/in-memory-tabs";
+import { InMemoryBroadcastHub, InMemoryLockManager } from "../../testing/in-memory-tabs";
 import { createTabCoordinator } from "./tab-coordinator";
 
 function world() {

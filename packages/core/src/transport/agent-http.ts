@@ -114,11 +114,7 @@ export class AgentHttp {
     return status;
   }
 
-  /**
-   * `GET /agent/capabilities`, parsed by `readCapabilities`: by hand for the
-   * documents servers of the recovery contract publish, with the AG-UI schema,
-   * loaded then, for any other.
-   */
+  /** `GET /agent/capabilities`, parsed by `readCapabilities`. */
   async capabilities(signal?: AbortSignal): Promise<AgentCapabilities> {
     const response = await this.#fetch(AgentRoute.capabilities, {
       method: "GET",

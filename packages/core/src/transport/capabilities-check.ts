@@ -25,12 +25,7 @@ export const TOOL_SHAPE: SectionShape = {
   required: ["name", "description"],
 };
 
-/**
- * The sections this check knows, each as `AgentCapabilitiesSchema` declares it:
- * what servers of the recovery contract publish (packages/server's
- * capabilitiesOf, the mock's fixedCapabilities). capabilities-check.test.ts
- * reads the schema to hold each shape to it.
- */
+/** The sections contract servers publish, as `AgentCapabilitiesSchema` declares them (tested). */
 export const CAPABILITY_SECTIONS: ReadonlyMap<string, SectionShape> = new Map<string, SectionShape>([
   [
     "identity",
@@ -65,14 +60,9 @@ export const CAPABILITY_SECTIONS: ReadonlyMap<string, SectionShape> = new Map<st
 ]);
 
 /**
- * True only when `value` is a capabilities document made of the sections above
- * (and `custom`, any object) and `AgentCapabilitiesSchema` accepts it, checked by
- * hand; its output is then the document as it is. `false` means "not decided
- * here", never "invalid": a key this check does not know (another section, a
- * field added upstream, an own `__proto__`) or an object not as JSON.parse makes
- * it leaves the document to the schema,
- * loaded on demand (load-capabilities-validator.ts). So this may decline what
- * the schema accepts but never accepts what it refuses.
+ * True only for a document of the sections above that the schema accepts, checked by hand.
+ * `false` means "not decided here" (an unknown key, an object not as JSON.parse makes it):
+ * the schema, loaded on demand, decides. May decline what the schema accepts, never the reverse.
  */
 export function isCommonCapabilities(value: unknown): value is AgentCapabilities {
   if (!isCopiedAsIs(value)) return false;
@@ -100,10 +90,7 @@ function fitsShape(value: unknown, shape: SectionShape): boolean {
   return (shape.required ?? []).every((key) => value[key] !== undefined);
 }
 
-/**
- * An object the schema's copy equals: one JSON.parse makes. Another prototype
- * (a class instance, `Object.create(null)`) would be copied onto a plain object.
- */
+/** An object one JSON.parse makes: another prototype would be copied onto a plain object. */
 function isCopiedAsIs(value: unknown): value is Readonly<Record<string, unknown>> {
   return isJsonObject(value) && Object.getPrototypeOf(value) === Object.prototype;
 }

@@ -1,7 +1,4 @@
-/**
- * The children in flight of each parent signal, and the one listener per parent
- * that aborts them all.
- */
+/** The children in flight of each parent signal, and the one listener per parent that aborts them all. */
 const liveChildren = new WeakMap<AbortSignal, Set<AbortController>>();
 
 function childrenOf(parent: AbortSignal): Set<AbortController> {
@@ -22,15 +19,9 @@ function childrenOf(parent: AbortSignal): Set<AbortController> {
 }
 
 /**
- * Runs `task` with an abort signal of its own that follows `parent`, and forgets
- * it when the task ends.
- *
- * Why: a fetch adds listeners to the signal it is given, and Node's fetch (undici)
- * releases them only when its request object is garbage-collected. One long-lived
- * signal shared by every request of a client therefore collects a listener per
- * request (1,000 queued answers drained at once left 1,900 of them). A child per
- * request takes those listeners, and `parent` carries a single listener however
- * many requests are in flight.
+ * Runs `task` with its own signal that follows `parent`. Node's fetch (undici) releases the
+ * listeners it adds only when its request is collected: 1,000 answers drained on one shared
+ * signal left 1,900 listeners. A child per request keeps one listener on `parent`.
  */
 export async function withChildSignal<T>(
   parent: AbortSignal,

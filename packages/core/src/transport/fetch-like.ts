@@ -1,6 +1,2 @@
-/**
- * The one network call the client makes, `fetch` as injected (`OutboxDeps.fetch`).
- * Declared by the transport that uses it, so the transport imports nothing of
- * the client that hands it in.
- */
+/** `fetch` as injected, declared here so the transport imports nothing of the client. */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;

@@ -3,12 +3,8 @@ import { isCommonCapabilities } from "./capabilities-check";
 import { loadCapabilitiesValidator } from "./load-capabilities-validator";
 
 /**
- * A capabilities document as the AG-UI schema parses it, without loading zod
- * for the documents servers of the recovery contract publish: those are checked
- * by hand (capabilities-check.ts); any other waits for the schema, loaded then.
- * Either way the verdict is the schema's. Rejects with `invalid_event` for a
- * document the schema refuses, and with `network` when the schema could not be
- * loaded (nothing was judged: read the capabilities again later).
+ * A capabilities document as the AG-UI schema parses it, zod loaded only for documents the hand
+ * check leaves. Rejects `invalid_event` when refused, `network` when the schema cannot load.
  */
 export async function readCapabilities(json: unknown): Promise<AgentCapabilities> {
   if (isCommonCapabilities(json)) return json;

@@ -2,11 +2,7 @@ import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import { AgentCapabilitiesSchema } from "../protocol/ag-ui-capabilities-mini";
 import type { AgentCapabilities } from "../protocol/index";
 
-/**
- * Validates a capabilities document with `AgentCapabilitiesSchema`. Loaded on
- * demand (load-capabilities-validator.ts): the documents servers of the recovery
- * contract publish are checked by hand (capabilities-check.ts).
- */
+/** Validates with `AgentCapabilitiesSchema`; loaded on demand (load-capabilities-validator.ts). */
 export function validateCapabilities(json: unknown): AgentCapabilities {
   const parsed = AgentCapabilitiesSchema.safeParse(json);
   if (!parsed.success) {

@@ -3,7 +3,7 @@
 // learns it without the person acting: the held answer was never sent, and settles
 // as answered elsewhere; the other card is gone. Nothing ran.
 import { expect, test } from "vitest";
-import { manualSignal } from "../../src/testing/manual-signal";
+import { manualSignal } from "../../testing/manual-signal";
 import { entryReaches, ledger, makeClient, settled, startHarness } from "./harness";
 
 test("a held answer whose run another device answered settles as elsewhere when the page is back in view", async () => {

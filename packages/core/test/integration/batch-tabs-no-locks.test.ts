@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { InMemoryBroadcastHub } from "../../src/testing/in-memory-tabs";
+import { InMemoryBroadcastHub } from "../../testing/in-memory-tabs";
 import {
   ledger,
   makeClient,

@@ -4,7 +4,7 @@ import { afterEach } from "vitest";
 import type { OutboxClient, OutboxClientOptions } from "../../src/client/create-outbox-client";
 import type { OutboxEntry } from "../../src/outbox/entry";
 import { isFinalState } from "../../src/outbox/entry";
-import { createIsolatedClient } from "../../src/testing/isolated-client";
+import { createIsolatedClient } from "../../testing/isolated-client";
 
 /**
  * The client against the real mock server over real HTTP, with IndexedDB from

@@ -6,7 +6,7 @@ import { isFinalState } from "../../src/outbox/entry";
 import { MemoryStore } from "../../src/outbox/memory-store";
 import type { OutboxStore } from "../../src/outbox/outbox-store";
 import type { LockLike, LockManagerLike } from "../../src/tabs/lock-manager";
-import { manualSignal } from "../../src/testing/manual-signal";
+import { manualSignal } from "../../testing/manual-signal";
 import { VirtualTime } from "../support/virtual-time";
 import {
   askForDeployment,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockServer } from "@agui-outbox/mock-server";
 import { expect, test } from "vitest";
-import { manualSignal } from "../../src/testing/manual-signal";
+import { manualSignal } from "../../testing/manual-signal";
 import {
   askForDeployment,
   chaos,

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { InMemoryBroadcastHub, InMemoryLockManager } from "../../src/testing/in-memory-tabs";
+import { InMemoryBroadcastHub, InMemoryLockManager } from "../../testing/in-memory-tabs";
 import {
   askForDeployment,
   chaos,

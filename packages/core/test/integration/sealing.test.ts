@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { isOutboxError } from "../../src/errors/outbox-error";
 import { sealAnswers } from "../../src/sealing";
-import { InMemoryBroadcastHub, InMemoryLockManager } from "../../src/testing/in-memory-tabs";
+import { InMemoryBroadcastHub, InMemoryLockManager } from "../../testing/in-memory-tabs";
 import { rawDatabaseText } from "../support/raw-database";
 import { askForDeployment, type Harness, ledger, makeClient, settled, startHarness, until } from "./harness";
 

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { SENDER_LOADS_BEFORE_WAITING } from "../../src/client/leadership";
 import { importSender, type SenderModule } from "../../src/delivery/load-sender";
-import { manualSignal } from "../../src/testing/manual-signal";
+import { manualSignal } from "../../testing/manual-signal";
 import { VirtualTime } from "../support/virtual-time";
 import {
   askForDeployment,

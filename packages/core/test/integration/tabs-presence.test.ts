@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import type { ChannelLike, ChannelListener } from "../../src/tabs/channel";
 import type { TabEnvelope } from "../../src/tabs/tab-message";
-import { InMemoryBroadcastHub, InMemoryLockManager } from "../../src/testing/in-memory-tabs";
+import { InMemoryBroadcastHub, InMemoryLockManager } from "../../testing/in-memory-tabs";
 import { askForDeployment, makeClient, startHarness } from "./harness";
 
 // Tabs of one browser whose channels log every thread message they post.

@@ -4,7 +4,7 @@ import { OUTBOX_DB_VERSION } from "../../src/outbox/idb-store";
 import { MemoryStore } from "../../src/outbox/memory-store";
 import type { OutboxStore } from "../../src/outbox/outbox-store";
 import { FINAL_ENTRY_RETENTION_MS } from "../../src/outbox/retention";
-import { InMemoryBroadcastHub, InMemoryLockManager } from "../../src/testing/in-memory-tabs";
+import { InMemoryBroadcastHub, InMemoryLockManager } from "../../testing/in-memory-tabs";
 import {
   askForDeployment,
   chaos,

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import type { OutboxClient } from "../../src/client/create-outbox-client";
 import { MemoryStore } from "../../src/outbox/memory-store";
-import { InMemoryBroadcastHub, InMemoryLockManager } from "../../src/testing/in-memory-tabs";
+import { InMemoryBroadcastHub, InMemoryLockManager } from "../../testing/in-memory-tabs";
 import {
   askForDeployment,
   type Harness,

@@ -7,7 +7,7 @@ import {
 } from "../../../mock-server/test/interop/agent-framework-peer";
 import type { OutboxClient, OutboxClientOptions } from "../../src/client/create-outbox-client";
 import type { OutboxEntry } from "../../src/outbox/entry";
-import { createIsolatedClient } from "../../src/testing/isolated-client";
+import { createIsolatedClient } from "../../testing/isolated-client";
 import { askForDeployment, entryReaches, settled } from "../integration/harness";
 
 // Verdicts that claim exactly what the evidence shows, against the real Agent Framework

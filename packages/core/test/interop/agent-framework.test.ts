@@ -8,7 +8,7 @@ import {
 } from "../../../mock-server/test/interop/agent-framework-peer";
 import type { OutboxClient } from "../../src/client/create-outbox-client";
 import type { OutboxEntry } from "../../src/outbox/entry";
-import { createIsolatedClient } from "../../src/testing/isolated-client";
+import { createIsolatedClient } from "../../testing/isolated-client";
 import { askForDeployment, settled } from "../integration/harness";
 
 // Our SDK against the real Agent Framework AG-UI server (e2e/peers/agent-framework) with

@@ -7,7 +7,7 @@ import {
 import type { PythonPeer } from "../../../mock-server/test/interop/python-peer";
 import type { OutboxClient } from "../../src/client/create-outbox-client";
 import type { OutboxEntry } from "../../src/outbox/entry";
-import { createIsolatedClient } from "../../src/testing/isolated-client";
+import { createIsolatedClient } from "../../testing/isolated-client";
 import { askForDeployment, settled } from "../integration/harness";
 
 // Our SDK against the real LangGraph AG-UI adapter (e2e/peers/langgraph: ag-ui-langgraph

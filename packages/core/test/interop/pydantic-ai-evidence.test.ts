@@ -6,7 +6,7 @@ import {
   startPydanticAiPeer,
 } from "../../../mock-server/test/interop/pydantic-ai-peer";
 import type { OutboxClient } from "../../src/client/create-outbox-client";
-import { createIsolatedClient } from "../../src/testing/isolated-client";
+import { createIsolatedClient } from "../../testing/isolated-client";
 import { askForDeployment, settled } from "../integration/harness";
 
 // Verdicts that claim exactly what the evidence shows, against pydantic-ai's real AG-UI

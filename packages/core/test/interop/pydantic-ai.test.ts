@@ -7,7 +7,7 @@ import {
 } from "../../../mock-server/test/interop/pydantic-ai-peer";
 import type { OutboxClient } from "../../src/client/create-outbox-client";
 import type { OutboxEntry } from "../../src/outbox/entry";
-import { createIsolatedClient } from "../../src/testing/isolated-client";
+import { createIsolatedClient } from "../../testing/isolated-client";
 import { askForDeployment, settled } from "../integration/harness";
 
 // Our SDK against pydantic-ai's real AG-UI adapter (e2e/peers/pydantic-ai) with a

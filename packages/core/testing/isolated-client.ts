@@ -1,5 +1,5 @@
-import type { OutboxClient, OutboxClientOptions } from "../client/client-types";
-import { createOutboxClient } from "../client/create-outbox-client";
+import type { OutboxClient, OutboxClientOptions } from "../src/client/client-types";
+import { createOutboxClient } from "../src/client/create-outbox-client";
 
 export interface IsolatedClientOptions extends OutboxClientOptions {
   /** The IndexedDB the client stores in (fake-indexeddb's `IDBFactory` in Node). */

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { InMemoryBroadcastHub, InMemoryLockManager } from "./in-memory-tabs";
+import { InMemoryBroadcastHub, InMemoryLockManager } from "../../testing/in-memory-tabs";
 
 function deferred<T = void>() {
   let resolve!: (value: T) => void;

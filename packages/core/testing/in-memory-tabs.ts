@@ -1,5 +1,5 @@
-import type { ChannelLike, ChannelListener } from "../tabs/channel";
-import type { LockLike, LockManagerLike, LockRequestOptionsLike } from "../tabs/lock-manager";
+import type { ChannelLike, ChannelListener } from "../src/tabs/channel";
+import type { LockLike, LockManagerLike, LockRequestOptionsLike } from "../src/tabs/lock-manager";
 
 /*
  * In-process stand-ins for Web Locks and BroadcastChannel: several "tabs" in

@@ -1,4 +1,4 @@
-import type { Signal } from "../client/deps";
+import type { Signal } from "../src/client/deps";
 
 /** A boolean signal flipped by hand: the `online` or `visible` source in tests. */
 export function manualSignal(initial: boolean): Signal & { set(value: boolean): void } {

@@ -2,9 +2,9 @@
  * Builders for SSE test fixtures, shared by the Node and the browser tests.
  * Test-only: nothing in the package imports this file.
  */
-import { formatEventId, MetadataKey, type StreamCursor } from "../protocol/index";
-import type { StreamedEvent } from "../stream/decode-event-frame";
-import type { StreamEnd } from "../stream/read-event-stream";
+import { formatEventId, MetadataKey, type StreamCursor } from "../../src/protocol/index";
+import type { StreamedEvent } from "../../src/stream/decode-event-frame";
+import type { StreamEnd } from "../../src/stream/read-event-stream";
 
 const encoder = new TextEncoder();
 
