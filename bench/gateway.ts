@@ -18,6 +18,7 @@
 //   BENCH_GATEWAY_PARTS=postgres,peer …   only these parts: memory, postgres (stores); resumes,
 //                                          synthetic, peer (rows); replicas. Unset: all of them.
 import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createGateway, type Gateway, type ThreadLock } from "../packages/gateway/src/index";
@@ -170,6 +171,28 @@ async function throughput(url: string, content: string): Promise<number> {
   return events / (total / 1000);
 }
 
+/** CPU ms of a Postgres cluster's processes (the postmaster and its children), from /proc; 0 elsewhere. */
+function clusterCpuMs(dir: string): number {
+  try {
+    const postmaster = readFileSync(`${dir}/data/postmaster.pid`, "utf8").split("\n")[0];
+    let ticks = 0;
+    for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+      // After the command's closing parenthesis: state, ppid, … utime (12th), stime (13th).
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      if (pid === postmaster || fields[1] === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks * 10; // USER_HZ is 100 on Linux
+  } catch {
+    return 0;
+  }
+}
+/** Set while the Postgres rows run: their gateways' database CPU per run is shown. */
+let databaseCpu: (() => number) | undefined;
+const nodeCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
 const say = (line: string) => console.log(line);
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
@@ -250,12 +273,21 @@ async function streams(
   const own: number[] = [];
   const via: number[] = [];
   const writes: number[] = [];
+  const nodeStraight: number[] = [];
+  const nodeVia: number[] = [];
+  const database: number[] = [];
   for (let sample = 0; sample < SAMPLES; sample += 1) {
     // Alternating, so drift in the machine's load falls on both alike.
+    const upstreamCpu = nodeCpuMs();
     const upstreamRate = await throughput(upstream, content);
-    const before = appends;
+    nodeStraight.push(nodeCpuMs() - upstreamCpu);
+    const before = { appends, node: nodeCpuMs(), database: databaseCpu?.() ?? 0 };
     const gatewayRate = await throughput(streamGateway.url, content);
-    writes.push(appends - before);
+    writes.push(appends - before.appends);
+    nodeVia.push(nodeCpuMs() - before.node);
+    const used = (databaseCpu?.() ?? 0) - before.database;
+    // A backend that exited took its CPU time with it: that sample says nothing.
+    if (used >= 0) database.push(used);
     own.push(upstreamRate);
     via.push(gatewayRate);
     ratios.push(gatewayRate / upstreamRate);
@@ -264,6 +296,13 @@ async function streams(
   say(`   ${`${label}: events/s upstream`.padEnd(42)} ${median(own).toFixed(0)} (${range(own)})`);
   say(`   ${`${label}: events/s through the gateway`.padEnd(42)} ${median(via).toFixed(0)} (${range(via)})`);
   say(`   ${`${label}: appends per run`.padEnd(42)} ${median(writes).toFixed(0)} (${range(writes)})`);
+  say(
+    `   ${`${label}: Node CPU ms per run`.padEnd(42)} straight ${median(nodeStraight).toFixed(0)} (${range(nodeStraight)}), through ${median(nodeVia).toFixed(0)} (${range(nodeVia)})`,
+  );
+  if (databaseCpu !== undefined)
+    say(
+      `   ${`${label}: Postgres CPU ms per run`.padEnd(42)} ${median(database).toFixed(0)} (${range(database)})`,
+    );
   const ratio = median(ratios);
   say(
     `   ${`${label}: events/s gateway/upstream`.padEnd(42)} ${ratio.toFixed(2)}× (${Math.min(...ratios).toFixed(2)}×–${Math.max(...ratios).toFixed(2)}×)   target ≥ 0.9×   ${ratio >= 0.9 ? "met" : "NOT MET"}`,
@@ -274,6 +313,7 @@ if (wants("memory")) await compare("memory store", (upstream) => gatewayIn(upstr
 const unavailable = wants("postgres") ? postgresUnavailable() : "not asked for (BENCH_GATEWAY_PARTS)";
 if (unavailable === undefined) {
   const postgres = await startPostgres({ fsync: true });
+  databaseCpu = () => clusterCpuMs(postgres.dir);
   const onPostgres = async (upstream: string) => {
     // A schema of its own per gateway: the runs of one measurement never meet the other's.
     const store = await PostgresStore.open({
