@@ -15,7 +15,10 @@
 //
 //   npx tsx --conditions=@agui-outbox/source bench/gateway.ts
 //   BENCH_GATEWAY_RESUMES=100 BENCH_GATEWAY_EVENTS=5000 BENCH_GATEWAY_SAMPLES=5 BENCH_CONCURRENCY=8 …
+//   BENCH_GATEWAY_PARTS=postgres,peer …   only these parts: memory, postgres (stores); resumes,
+//                                          synthetic, peer (rows); replicas. Unset: all of them.
 import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createGateway, type Gateway, type ThreadLock } from "../packages/gateway/src/index";
@@ -36,6 +39,8 @@ const RESUMES = Number(process.env.BENCH_GATEWAY_RESUMES ?? 100);
 const EVENTS = Number(process.env.BENCH_GATEWAY_EVENTS ?? 5_000);
 const SAMPLES = Number(process.env.BENCH_GATEWAY_SAMPLES ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const PARTS = process.env.BENCH_GATEWAY_PARTS?.split(",").map((part) => part.trim());
+const wants = (part: string) => PARTS === undefined || PARTS.includes(part);
 
 interface Endpoint {
   /** The run endpoint (`…/agent`). */
@@ -43,10 +48,21 @@ interface Endpoint {
   close(): Promise<void>;
 }
 
+/** Appends (on Postgres, one commit each) the gateways of this process made, for appends per run. */
+let appends = 0;
+function counted(store: ContractStore): ContractStore {
+  const appendMany = store.appendMany.bind(store);
+  store.appendMany = (...args) => {
+    appends += 1;
+    return appendMany(...args);
+  };
+  return store;
+}
+
 async function gatewayIn(upstream: string, store: ContractStore, threadLock?: ThreadLock): Promise<Endpoint> {
   const gateway: Gateway = createGateway({
     upstream,
-    store,
+    store: counted(store),
     sweepIntervalMs: 1_000,
     ...(threadLock ? { threadLock } : {}),
   });
@@ -155,6 +171,28 @@ async function throughput(url: string, content: string): Promise<number> {
   return events / (total / 1000);
 }
 
+/** CPU ms of a Postgres cluster's processes (the postmaster and its children), from /proc; 0 elsewhere. */
+function clusterCpuMs(dir: string): number {
+  try {
+    const postmaster = readFileSync(`${dir}/data/postmaster.pid`, "utf8").split("\n")[0];
+    let ticks = 0;
+    for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+      // After the command's closing parenthesis: state, ppid, … utime (12th), stime (13th).
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      if (pid === postmaster || fields[1] === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks * 10; // USER_HZ is 100 on Linux
+  } catch {
+    return 0;
+  }
+}
+/** Set while the Postgres rows run: their gateways' database CPU per run is shown. */
+let databaseCpu: (() => number) | undefined;
+const nodeCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
 const say = (line: string) => console.log(line);
 const ms = (value: number) => `${value.toFixed(2)} ms`;
 
@@ -197,23 +235,29 @@ const talker = await startFakeUpstream(({ body: { threadId, runId } }) => ({
 say(
   `gateway vs bare upstream: ${RESUMES} resumes ${CONCURRENCY} at a time; ${EVENTS}-event runs × ${SAMPLES}`,
 );
-const bareResumes = await resumes([bare]);
-const bareLatency = await resumes([bare], 1);
-say(`   bare upstream resumes/s                    ${bareResumes.perSecond.toFixed(0)}`);
-say(`   bare upstream first byte (one at a time)   p50 ${ms(bareLatency.p50)}   p95 ${ms(bareLatency.p95)}`);
-const realPeer = await startRealPeer();
+const bareLatency = wants("resumes") ? await resumes([bare], 1) : undefined;
+if (bareLatency !== undefined) {
+  const bareResumes = await resumes([bare]);
+  say(`   bare upstream resumes/s                    ${bareResumes.perSecond.toFixed(0)}`);
+  say(
+    `   bare upstream first byte (one at a time)   p50 ${ms(bareLatency.p50)}   p95 ${ms(bareLatency.p95)}`,
+  );
+}
+const realPeer = wants("peer") ? await startRealPeer() : undefined;
 
 async function compare(label: string, open: (upstream: string) => Promise<Endpoint>) {
-  const resumeGateway = await open(bare);
-  const through = await resumes([resumeGateway.url]);
-  const latency = await resumes([resumeGateway.url], 1);
-  await resumeGateway.close();
-  say(`   ${`${label}: resumes/s`.padEnd(42)} ${through.perSecond.toFixed(0)}`);
-  say(`   ${`${label}: first byte`.padEnd(42)} p50 ${ms(latency.p50)}   p95 ${ms(latency.p95)}`);
-  say(
-    `   ${`${label}: added to first byte`.padEnd(42)} p50 ${ms(latency.p50 - bareLatency.p50)}   p95 ${ms(latency.p95 - bareLatency.p95)}`,
-  );
-  await streams(label, talker.url, "talk", open);
+  if (bareLatency !== undefined) {
+    const resumeGateway = await open(bare);
+    const through = await resumes([resumeGateway.url]);
+    const latency = await resumes([resumeGateway.url], 1);
+    await resumeGateway.close();
+    say(`   ${`${label}: resumes/s`.padEnd(42)} ${through.perSecond.toFixed(0)}`);
+    say(`   ${`${label}: first byte`.padEnd(42)} p50 ${ms(latency.p50)}   p95 ${ms(latency.p95)}`);
+    say(
+      `   ${`${label}: added to first byte`.padEnd(42)} p50 ${ms(latency.p50 - bareLatency.p50)}   p95 ${ms(latency.p95 - bareLatency.p95)}`,
+    );
+  }
+  if (wants("synthetic")) await streams(label, talker.url, "talk", open);
   if (realPeer) await streams(`${label}, real peer`, realPeer.url, `stream ${EVENTS}`, open);
 }
 
@@ -228,10 +272,22 @@ async function streams(
   const ratios: number[] = [];
   const own: number[] = [];
   const via: number[] = [];
+  const writes: number[] = [];
+  const nodeStraight: number[] = [];
+  const nodeVia: number[] = [];
+  const database: number[] = [];
   for (let sample = 0; sample < SAMPLES; sample += 1) {
     // Alternating, so drift in the machine's load falls on both alike.
+    const upstreamCpu = nodeCpuMs();
     const upstreamRate = await throughput(upstream, content);
+    nodeStraight.push(nodeCpuMs() - upstreamCpu);
+    const before = { appends, node: nodeCpuMs(), database: databaseCpu?.() ?? 0 };
     const gatewayRate = await throughput(streamGateway.url, content);
+    writes.push(appends - before.appends);
+    nodeVia.push(nodeCpuMs() - before.node);
+    const used = (databaseCpu?.() ?? 0) - before.database;
+    // A backend that exited took its CPU time with it: that sample says nothing.
+    if (used >= 0) database.push(used);
     own.push(upstreamRate);
     via.push(gatewayRate);
     ratios.push(gatewayRate / upstreamRate);
@@ -239,16 +295,25 @@ async function streams(
   await streamGateway.close();
   say(`   ${`${label}: events/s upstream`.padEnd(42)} ${median(own).toFixed(0)} (${range(own)})`);
   say(`   ${`${label}: events/s through the gateway`.padEnd(42)} ${median(via).toFixed(0)} (${range(via)})`);
+  say(`   ${`${label}: appends per run`.padEnd(42)} ${median(writes).toFixed(0)} (${range(writes)})`);
+  say(
+    `   ${`${label}: Node CPU ms per run`.padEnd(42)} straight ${median(nodeStraight).toFixed(0)} (${range(nodeStraight)}), through ${median(nodeVia).toFixed(0)} (${range(nodeVia)})`,
+  );
+  if (databaseCpu !== undefined)
+    say(
+      `   ${`${label}: Postgres CPU ms per run`.padEnd(42)} ${median(database).toFixed(0)} (${range(database)})`,
+    );
   const ratio = median(ratios);
   say(
     `   ${`${label}: events/s gateway/upstream`.padEnd(42)} ${ratio.toFixed(2)}× (${Math.min(...ratios).toFixed(2)}×–${Math.max(...ratios).toFixed(2)}×)   target ≥ 0.9×   ${ratio >= 0.9 ? "met" : "NOT MET"}`,
   );
 }
 
-await compare("memory store", (upstream) => gatewayIn(upstream, new MemoryStore()));
-const unavailable = postgresUnavailable();
+if (wants("memory")) await compare("memory store", (upstream) => gatewayIn(upstream, new MemoryStore()));
+const unavailable = wants("postgres") ? postgresUnavailable() : "not asked for (BENCH_GATEWAY_PARTS)";
 if (unavailable === undefined) {
   const postgres = await startPostgres({ fsync: true });
+  databaseCpu = () => clusterCpuMs(postgres.dir);
   const onPostgres = async (upstream: string) => {
     // A schema of its own per gateway: the runs of one measurement never meet the other's.
     const store = await PostgresStore.open({
@@ -259,21 +324,23 @@ if (unavailable === undefined) {
   };
   try {
     await compare("Postgres (fsync on), 1 replica", onPostgres);
-    // Three replicas on one database: one schema, opened (migrated) once before the others.
-    const shared = "gw_three";
-    await (await PostgresStore.open({ connectionString: postgres.url, schema: shared })).close();
-    const three = await Promise.all(
-      [1, 2, 3].map(async () =>
-        gatewayIn(
-          bare,
-          await PostgresStore.open({ connectionString: postgres.url, schema: shared }),
-          new PostgresThreadLock({ connectionString: postgres.url }),
+    if (wants("replicas")) {
+      // Three replicas on one database: one schema, opened (migrated) once before the others.
+      const shared = "gw_three";
+      await (await PostgresStore.open({ connectionString: postgres.url, schema: shared })).close();
+      const three = await Promise.all(
+        [1, 2, 3].map(async () =>
+          gatewayIn(
+            bare,
+            await PostgresStore.open({ connectionString: postgres.url, schema: shared }),
+            new PostgresThreadLock({ connectionString: postgres.url }),
+          ),
         ),
-      ),
-    );
-    const spread = await resumes(three.map((replica) => replica.url));
-    await Promise.all(three.map((replica) => replica.close()));
-    say(`   ${"Postgres (fsync on), 3 replicas: resumes/s".padEnd(42)} ${spread.perSecond.toFixed(0)}`);
+      );
+      const spread = await resumes(three.map((replica) => replica.url));
+      await Promise.all(three.map((replica) => replica.close()));
+      say(`   ${"Postgres (fsync on), 3 replicas: resumes/s".padEnd(42)} ${spread.perSecond.toFixed(0)}`);
+    }
   } finally {
     postgres.stop();
   }

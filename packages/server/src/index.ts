@@ -50,7 +50,7 @@ export { sendError, sendJson, setCorsHeaders } from "./http/respond";
 export { SseStream, type SseStreamOptions } from "./http/sse-stream";
 export { ServerCode } from "./server-codes";
 export * from "./store/background-records";
-export type { ContractStore } from "./store/contract-store";
+export type { CommitWindow, ContractStore } from "./store/contract-store";
 export { createFileStore, type FileStoreOptions } from "./store/file-store";
 export { type MemoryDocument, MemoryStore, type MemoryStoreOptions } from "./store/memory-store";
 export * from "./store/records";

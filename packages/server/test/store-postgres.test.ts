@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
+import type { AgUiEvent } from "@agui-outbox/core/protocol";
 import { Pool } from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { RunAttempt } from "../src/engine/run-attempt";
+import type { ServerClock } from "../src/engine/server-clock";
 import { MIGRATIONS, migrate, PostgresStore, SCHEMA_VERSION } from "../src/store/postgres";
 import { describeStoreContract } from "./store-contract";
 import { postgresUnavailable, startPostgres, type TestPostgres } from "./support/postgres";
@@ -72,5 +75,55 @@ describe.skipIf(unavailable !== undefined)("Postgres", () => {
     await expect(PostgresStore.open({ connectionString: postgres.url, schema: 'x"; DROP' })).rejects.toThrow(
       /must match/,
     );
+  });
+
+  test("a flowing run commits once per commit window on Postgres, and no reader sees a waiting event", async () => {
+    const store = await PostgresStore.open({ connectionString: postgres.url, schema: schema() });
+    expect(store.commitWindow?.waitMs).toBeGreaterThan(0);
+    const commits: number[] = [];
+    const appendMany = store.appendMany.bind(store);
+    store.appendMany = async (...args) => {
+      const frames = await appendMany(...args);
+      commits.push(args[2].length);
+      return frames;
+    };
+    // The window's timer fires when the test says; `waiting` resolves when one is set.
+    let fire = () => {};
+    let waiting = () => {};
+    const clock: ServerClock = {
+      every(ms, tick) {
+        if (ms !== store.commitWindow?.waitMs) return () => {};
+        fire = tick;
+        waiting();
+        return () => {};
+      },
+    };
+    const windowSet = () => new Promise<void>((resolve) => (waiting = resolve));
+    try {
+      await store.beginRun("r", "t", "A", 60_000);
+      const attempt = new RunAttempt({
+        ...{ store, owner: "A", runId: "r", threadId: "t", startSeq: 0, leaseMs: 60_000 },
+        ...{ clock, identity: undefined },
+      });
+      const delta = (n: number) =>
+        ({ type: "TEXT_MESSAGE_CONTENT", messageId: "m", delta: `${n}` }) as AgUiEvent;
+      const set = windowSet();
+      await attempt.push(delta(0));
+      // Arrives during the first commit: the stream is flowing, so it waits for company.
+      await attempt.push(delta(1));
+      await set;
+      expect(commits).toEqual([1]);
+      for (let n = 2; n < 50; n += 1) await attempt.push(delta(n));
+      expect((await store.frames("r", 0)).map((frame) => frame.seq)).toEqual([1]);
+      fire();
+      await attempt.emit({ type: "RUN_FINISHED", threadId: "t", runId: "r" } as AgUiEvent);
+      // 51 events in 2 commits: the first alone, then the 49 that waited with the end that closed the window.
+      expect(commits).toEqual([1, 50]);
+      expect((await store.frames("r", 0)).map((frame) => frame.seq)).toEqual(
+        Array.from({ length: 51 }, (_, n) => n + 1),
+      );
+    } finally {
+      await store.close();
+    }
   });
 });

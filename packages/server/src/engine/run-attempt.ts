@@ -1,5 +1,5 @@
 import type { AgUiEvent } from "@agui-outbox/core/protocol";
-import type { ContractStore } from "../store/contract-store";
+import type { CommitWindow, ContractStore } from "../store/contract-store";
 import type { Settlement } from "../store/records";
 import type { ServerClock } from "./server-clock";
 
@@ -58,7 +58,9 @@ interface Queued {
  * Its events are written in order with a group commit: while one write is in
  * flight, the events that arrive queue and go in the next, one `appendMany`.
  * A reader sees an event only once its write committed, as before; the
- * producer just need not wait for each commit alone.
+ * producer just need not wait for each commit alone. Where the store names a
+ * commit window, the events that arrived during a write wait up to it for more
+ * before the next (see {@link CommitWindow}): fewer, larger commits.
  */
 export class RunAttempt {
   readonly runId: string;
@@ -71,6 +73,8 @@ export class RunAttempt {
   readonly #queue: Queued[] = [];
   #room: (() => void)[] = [];
   #writing = false;
+  /** The commit window's wait in progress: how many waiting events end it, and how. */
+  #gathering: { readonly full: number; readonly done: () => void } | undefined;
   /** A failed write no caller was told of yet (its events were only pushed). */
   #failure: { readonly error: unknown } | undefined;
   #ended = false;
@@ -124,6 +128,7 @@ export class RunAttempt {
     this.#ended = true;
     this.#stopRenewal();
     this.#abort.abort();
+    this.#gathering?.done();
   }
 
   #enqueue(entry: Queued): void {
@@ -135,12 +140,18 @@ export class RunAttempt {
     if (this.#ended) throw new LeaseLost(this.runId);
     this.#queue.push(entry);
     if (!this.#writing) void this.#drain();
+    else if (this.#gathering && (entry.awaited || this.#queue.length >= this.#gathering.full))
+      this.#gathering.done();
   }
 
   async #drain(): Promise<void> {
     this.#writing = true;
     try {
+      let wrote = false;
       while (this.#queue.length > 0 && !this.#ended) {
+        // These arrived during a commit, so a stream is flowing: they wait (bounded) for company.
+        if (wrote) await this.#gather();
+        if (this.#ended) break;
         // A batch ends at a terminal event: it settles with it, and nothing follows it.
         const end = this.#queue.findIndex(
           (entry) => entry.event.type === "RUN_FINISHED" || entry.event.type === "RUN_ERROR",
@@ -148,6 +159,7 @@ export class RunAttempt {
         const batch = this.#queue.splice(0, end < 0 ? MAX_QUEUED : end + 1);
         this.#wakeProducer();
         await this.#write(batch);
+        wrote = true;
       }
       // Ended with events still queued (after a terminal or a refusal): they are refused.
       if (this.#queue.length > 0) this.#fail(this.#queue.splice(0), new LeaseLost(this.runId));
@@ -155,6 +167,23 @@ export class RunAttempt {
       this.#writing = false;
       this.#wakeProducer();
     }
+  }
+
+  /** Resolves after the store's commit window, once it holds enough events, or at once for an awaited one. */
+  #gather(): Promise<void> | undefined {
+    const window = this.#init.store.commitWindow;
+    if (window === undefined || window.waitMs <= 0) return undefined;
+    const full = Math.min(window.maxEvents, MAX_QUEUED);
+    if (this.#queue.length >= full || this.#queue.some((entry) => entry.awaited)) return undefined;
+    return new Promise((resolve) => {
+      const stopTimer = this.#init.clock.every(window.waitMs, () => done());
+      const done = () => {
+        stopTimer();
+        this.#gathering = undefined;
+        resolve();
+      };
+      this.#gathering = { full, done };
+    });
   }
 
   async #write(batch: Queued[]): Promise<void> {

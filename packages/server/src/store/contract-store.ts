@@ -23,7 +23,24 @@ import type {
  *
  * All implementations pass one contract suite (`test/store-contract.ts`).
  */
+/**
+ * How long an append may wait for more of its run's events to share its
+ * commit, where each commit is costly (an fsync). It bounds the wait both ways:
+ * a write goes after `waitMs` or once `maxEvents` wait, whichever comes first.
+ */
+export interface CommitWindow {
+  readonly waitMs: number;
+  readonly maxEvents: number;
+}
+
 export interface ContractStore {
+  /**
+   * Events that arrive while a write is in flight wait up to this for company
+   * before the next write (never the first of a burst, nor an awaited one);
+   * none waits without it. A reader sees an event only once it is committed.
+   */
+  readonly commitWindow?: CommitWindow;
+
   /** The store's clock in ms since the epoch; leases and windows are measured on it (the database clock on Postgres). */
   now(): Promise<number>;
 

@@ -72,6 +72,7 @@ export function scopeStore(store: ContractStore, identity: string | undefined): 
       : { ...settle, key: scope(settle.key), finals: settle.finals.map((f) => ({ ...f, ref: ref(f.ref) })) };
 
   return {
+    ...(store.commitWindow === undefined ? {} : { commitWindow: store.commitWindow }),
     now: () => store.now(),
     async reserveKey(record) {
       const reserved = await store.reserveKey({

@@ -1,6 +1,7 @@
 import { type AgUiEvent, MetadataKey } from "@agui-outbox/core/protocol";
 import type { Pool, PoolClient } from "pg";
 import { checkBatch, isTerminalEvent, type RunRecord, type Settlement, type StoredFrame } from "../records";
+import { stampCursor } from "../release-claim";
 import { NOW_MS } from "./migrations";
 import { RELEASE_SET, type RunRow, runFromRow } from "./rows";
 import { inTransaction } from "./transaction";
@@ -102,7 +103,7 @@ export class RunLogQueries {
     const stamped = (json: string, seq: string) =>
       `jsonb_set(${json}, '{metadata}', coalesce((${json}) -> 'metadata', '{}'::jsonb) ||
          jsonb_build_object('${MetadataKey.stream}', jsonb_build_object('runId', run_id, 'seq', ${seq})))`;
-    const result = await db.query<{ seq: number; event: AgUiEvent }>(
+    const result = await db.query<{ seq: number }>(
       `WITH run AS (
          UPDATE ${s}.runs SET last_seq = last_seq + $6, updated_at = ${NOW_MS}, log_bytes = log_bytes + $7,
            terminal = CASE WHEN $4 THEN ${stamped("($3::jsonb -> -1)", "last_seq + $6")} ELSE NULL END
@@ -112,13 +113,17 @@ export class RunLogQueries {
          INSERT INTO ${s}.run_events (run_id, seq, event)
          SELECT run_id, last_seq - $6 + b.ord, ${stamped("b.event", "last_seq - $6 + b.ord")}
          FROM run, jsonb_array_elements($3::jsonb) WITH ORDINALITY AS b(event, ord)
-         RETURNING seq, event
+         RETURNING seq
        )
-       SELECT seq, event, (SELECT pg_notify($5, $1)) FROM frame ORDER BY seq`,
+       SELECT seq, (SELECT pg_notify($5, $1)) FROM frame ORDER BY seq`,
       [runId, owner, `[${texts.join(",")}]`, isTerminalEvent(last), this.#channel, events.length, bytes],
     );
     if (result.rows.length === 0) return undefined;
-    return result.rows.map((row) => ({ seq: row.seq, event: row.event }));
+    // Stamped here as in the statement: reading every event back would cost its JSON twice more.
+    return result.rows.map((row, index) => ({
+      seq: row.seq,
+      event: stampCursor(events[index] as AgUiEvent, runId, row.seq),
+    }));
   }
 
   async #settle(
