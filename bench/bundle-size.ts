@@ -7,23 +7,18 @@
 //   BUNDLE_MODULES=20   also lists the largest modules of each subject (rolldown, before minification)
 import { installPeers, PEERS } from "./bundle-peers.ts";
 import { Bundler, type BundleSize, measureBundle, SUBJECTS, type Subject } from "./measure-bundle.ts";
-import { SIZE_BUDGETS, SIZE_BUDGETS_WITH_SENDER } from "./size-budget.ts";
-
-interface Budget {
-  readonly upFront: number;
-  readonly withSender: number;
-}
+import { SIZE_BUDGETS } from "./size-budget.ts";
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 const listed = Number(process.env.BUNDLE_MODULES ?? 0);
 
 const rows: string[] = [];
 rows.push(
-  "| subject | rolldown min | rolldown gzip | rolldown brotli | esbuild min | esbuild gzip | esbuild brotli | sending tab adds (gzip) | on demand (gzip) | up front + sending tab (gzip) | all (gzip) | budget (gzip) |",
+  "| subject | rolldown min | rolldown gzip | rolldown brotli | esbuild min | esbuild gzip | esbuild brotli | on demand (gzip) | all (gzip) | budget (gzip) |",
 );
-rows.push("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+rows.push("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 
-async function measureRow(subject: Subject, budget?: Budget, resolveFrom?: string) {
+async function measureRow(subject: Subject, budget?: number, resolveFrom?: string) {
   const sizes: BundleSize[] = [];
   for (const bundler of [Bundler.rolldown, Bundler.esbuild]) {
     sizes.push(await measureBundle(subject, bundler, resolveFrom ? { resolveFrom } : {}));
@@ -31,17 +26,12 @@ async function measureRow(subject: Subject, budget?: Budget, resolveFrom?: strin
   const cells = sizes.flatMap((size) => [kB(size.minifiedBytes), kB(size.gzipBytes), kB(size.brotliBytes)]);
   const met = (held: boolean) => (held ? "met" : "NOT MET");
   const verdict =
-    budget === undefined
-      ? ""
-      : `${kB(budget.upFront)} ${met(sizes.every((size) => size.gzipBytes <= budget.upFront))}; ` +
-        `${kB(budget.withSender)} with the sending tab's ${met(sizes.every((size) => size.gzipBytes + size.senderGzipBytes <= budget.withSender))}`;
+    budget === undefined ? "" : `${kB(budget)} ${met(sizes.every((size) => size.gzipBytes <= budget))}`;
   const both = (bytes: (size: BundleSize) => number) =>
     sizes.map((size) => (bytes(size) ? kB(bytes(size)) : "–")).join(" / ");
   const cellsAfter = [
-    both((size) => size.senderGzipBytes),
     both((size) => size.lazyGzipBytes),
-    both((size) => size.gzipBytes + size.senderGzipBytes),
-    both((size) => size.gzipBytes + size.senderGzipBytes + size.lazyGzipBytes),
+    both((size) => size.gzipBytes + size.lazyGzipBytes),
   ];
   rows.push(`| ${subject.label} | ${cells.join(" | ")} | ${cellsAfter.join(" | ")} | ${verdict} |`);
   console.log(rows.at(-1));
@@ -52,14 +42,8 @@ async function measureRow(subject: Subject, budget?: Budget, resolveFrom?: strin
 }
 
 console.log(rows.join("\n"));
-await measureRow(SUBJECTS.typicalApp, {
-  upFront: SIZE_BUDGETS.typicalApp,
-  withSender: SIZE_BUDGETS_WITH_SENDER.typicalApp,
-});
-await measureRow(SUBJECTS.clientOnly, {
-  upFront: SIZE_BUDGETS.clientOnly,
-  withSender: SIZE_BUDGETS_WITH_SENDER.clientOnly,
-});
+await measureRow(SUBJECTS.typicalApp, SIZE_BUDGETS.typicalApp);
+await measureRow(SUBJECTS.clientOnly, SIZE_BUDGETS.clientOnly);
 await measureRow(SUBJECTS.everything);
 
 if (process.env.BUNDLE_PEERS) {

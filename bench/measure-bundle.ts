@@ -57,18 +57,13 @@ export interface BundleSize {
   readonly gzipBytes: number;
   readonly brotliBytes: number;
   /**
-   * What the sending tab loads besides, when it takes the lock (beside the storage
-   * read, before anything is sent): the chunk of `delivery/sender.ts` and the
-   * chunks only it imports, gzipped together. A page that only takes answers, or a
-   * tab that hands them to another, never loads it; a lone tab always does.
-   */
-  readonly senderGzipBytes: number;
-  /**
    * Chunks loaded only on demand, gzipped together: the JSON-Schema validator and
    * the AG-UI event and capabilities schemas. None loads on an ordinary first
    * answer (packages/core/test/integration/first-answer-chunks.test.ts).
    */
   readonly lazyGzipBytes: number;
+  /** The source modules in those on-demand chunks (paths as the bundler resolved them). */
+  readonly lazyModules: readonly string[];
   /** Largest first, before minification (rolldown only; lazy chunks included). */
   readonly modules: readonly { readonly id: string; readonly renderedBytes: number }[];
 }
@@ -76,8 +71,6 @@ export interface BundleSize {
 const SOURCE_CONDITION = "@agui-outbox/source";
 const repo = new URL("..", import.meta.url).pathname;
 const ENTRY = "\0bundle-size-entry";
-/** The module whose chunk the sending tab loads (packages/core/src/delivery/load-sender.ts). */
-const SENDER_MODULE = /\/delivery\/sender\.ts$/;
 const DEFINE = { "process.env.NODE_ENV": '"production"' };
 
 // Stylesheets and fonts a library imports are not JavaScript: left out of every figure.
@@ -120,16 +113,6 @@ async function rolldownBundle(subject: Subject, resolveFrom: string, excluded: r
       for (const imported of byName.get(name)?.imports ?? []) visit(imported);
     };
     for (const chunk of chunks) if (chunk.isEntry) visit(chunk.fileName);
-    const sender = new Set<string>();
-    const visitSender = (name: string) => {
-      if (initial.has(name) || sender.has(name)) return;
-      sender.add(name);
-      for (const imported of byName.get(name)?.imports ?? []) visitSender(imported);
-    };
-    for (const chunk of chunks) {
-      if (chunk.isDynamicEntry && chunk.facadeModuleId && SENDER_MODULE.test(chunk.facadeModuleId))
-        visitSender(chunk.fileName);
-    }
     const modules = chunks
       .flatMap((chunk) => Object.entries(chunk.modules))
       .map(([id, module]) => ({ id, renderedBytes: module.renderedLength }))
@@ -137,10 +120,10 @@ async function rolldownBundle(subject: Subject, resolveFrom: string, excluded: r
       .sort((a, b) => b.renderedBytes - a.renderedBytes);
     return {
       initial: chunks.filter((chunk) => initial.has(chunk.fileName)).map((chunk) => chunk.code),
-      sender: chunks.filter((chunk) => sender.has(chunk.fileName)).map((chunk) => chunk.code),
-      lazy: chunks
-        .filter((chunk) => !initial.has(chunk.fileName) && !sender.has(chunk.fileName))
-        .map((chunk) => chunk.code),
+      lazy: chunks.filter((chunk) => !initial.has(chunk.fileName)).map((chunk) => chunk.code),
+      lazyModules: chunks
+        .filter((chunk) => !initial.has(chunk.fileName))
+        .flatMap((chunk) => Object.keys(chunk.modules)),
       modules,
     };
   } finally {
@@ -192,25 +175,14 @@ async function esbuildBundle(subject: Subject, resolveFrom: string, excluded: re
   };
   // A dynamically imported module is an entry point too in esbuild's metafile.
   for (const [name, output] of Object.entries(outputs)) if (output.entryPoint === "<stdin>") visit(name);
-  const sender = new Set<string>();
-  const visitSender = (name: string) => {
-    if (initial.has(name) || sender.has(name)) return;
-    sender.add(name);
-    for (const imported of outputs[name]?.imports ?? []) {
-      if (imported.kind === "import-statement" && !imported.external) visitSender(imported.path);
-    }
-  };
-  for (const [name, output] of Object.entries(outputs)) {
-    if (output.entryPoint && SENDER_MODULE.test(output.entryPoint)) visitSender(name);
-  }
   const relative = (path: string) => path.slice(path.indexOf("/bundle-size/") + 1);
   const files = result.outputFiles.filter((file) => file.path.endsWith(".js"));
   return {
     initial: files.filter((file) => initial.has(relative(file.path))).map((file) => file.text),
-    sender: files.filter((file) => sender.has(relative(file.path))).map((file) => file.text),
-    lazy: files
-      .filter((file) => !initial.has(relative(file.path)) && !sender.has(relative(file.path)))
-      .map((file) => file.text),
+    lazy: files.filter((file) => !initial.has(relative(file.path))).map((file) => file.text),
+    lazyModules: Object.entries(outputs)
+      .filter(([name]) => name.endsWith(".js") && !initial.has(name))
+      .flatMap(([, output]) => Object.keys(output.inputs)),
     modules: [],
   };
 }
@@ -222,8 +194,8 @@ const gzipTogether = (files: readonly string[]) =>
  * Bundles one subject as an app's production build would: ESM for the browser,
  * tree-shaken with each package's `sideEffects` honoured, `process.env.NODE_ENV` set
  * to "production", minified, code split at dynamic imports. Sizes are of what the
- * page loads up front, gzip at level 9 and brotli at 11; what the sending tab loads
- * when it takes the lock, and chunks loaded on demand, are reported apart.
+ * page loads up front, gzip at level 9 and brotli at 11 (a sending tab included: it
+ * loads nothing more); chunks loaded on demand are reported apart.
  * `resolveFrom` is where packages are looked up (the peers live in their own folder).
  */
 export async function measureBundle(
@@ -233,7 +205,7 @@ export async function measureBundle(
 ): Promise<BundleSize> {
   const excluded = [...EXCLUDED, ...(subject.alsoExclude ?? []), ...(options.alsoExclude ?? [])];
   const resolveFrom = options.resolveFrom ?? repo;
-  const { initial, sender, lazy, modules } =
+  const { initial, lazy, lazyModules, modules } =
     bundler === Bundler.rolldown
       ? await rolldownBundle(subject, resolveFrom, excluded)
       : await esbuildBundle(subject, resolveFrom, excluded);
@@ -245,8 +217,8 @@ export async function measureBundle(
     brotliBytes: brotliCompressSync(joined, {
       params: { [constants.BROTLI_PARAM_QUALITY]: 11 },
     }).byteLength,
-    senderGzipBytes: gzipTogether(sender),
     lazyGzipBytes: gzipTogether(lazy),
+    lazyModules,
     modules,
   };
 }

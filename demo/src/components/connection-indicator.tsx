@@ -29,8 +29,6 @@ function describeLink(connection: ConnectionState, entries: readonly OutboxEntry
   const { link } = connection;
   if (!connection.online || link.name === "offline")
     return "Offline: answers are kept and sent when you are back";
-  if (connection.senderError)
-    return "This page could not load the code that sends answers: they are kept, and it keeps trying";
   const waiting = entries.filter(failingToReachServer);
   if (link.name === "connected" && waiting.some((entry) => UNREACHABLE.has(entry.lastError?.kind ?? "")))
     return "Server unreachable: answers are kept and retried";
@@ -73,14 +71,13 @@ export function ConnectionIndicator(): ReactNode {
       : "no recovery contract (degraded mode)";
   return (
     <p
-      className={`connection connection--${connection.link.name}${connection.senderError ? " connection--sender-unavailable" : ""}`}
+      className={`connection connection--${connection.link.name}`}
       role="status"
       data-testid="connection"
       data-link={connection.link.name}
       data-server-kind={connection.serverKind}
       data-leader={connection.leader ? "true" : "false"}
       data-online={connection.online ? "true" : "false"}
-      data-sender={connection.senderError ? "unavailable" : "ok"}
     >
       <span className="connection__dot" aria-hidden="true" />
       {describeLink(connection, entries)} · {contract}

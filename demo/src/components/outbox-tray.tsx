@@ -19,7 +19,6 @@ function TrayRow(props: { entry: OutboxEntry }): ReactNode {
     secondsLeft: seconds,
     serverKind: connection.serverKind,
     online: connection.online,
-    senderUnavailable: connection.senderError !== null,
   });
   return (
     <tr data-testid="outbox-entry" data-state={entry.state} data-interrupt-id={entry.interruptId}>

@@ -12,7 +12,6 @@ const client = frozenClient({
     serverKind: "contract",
     online: true,
     leader: true,
-    senderError: null,
   },
 });
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });

@@ -56,7 +56,6 @@ export function useApprovalCard(
   const client = useOutboxClient();
   const serverKind = useStore(client.connection, (state) => state.serverKind);
   const online = useStore(client.connection, (state) => state.online);
-  const senderUnavailable = useStore(client.connection, (state) => state.senderError !== null);
   const kept = approval.entry?.state === "needs_user" ? approval.entry.decision : undefined;
   const keptArgs = kept?.kind === "approve" ? kept.editedArgs : undefined;
   const proposedArgs = approval.proposed?.args ?? NO_ARGS;
@@ -80,7 +79,6 @@ export function useApprovalCard(
         secondsLeft,
         serverKind,
         online,
-        senderUnavailable,
         ...(batch ? { batch } : {}),
       })
     : null;

@@ -31,11 +31,6 @@ export interface VerdictContext {
   readonly serverKind?: ServerKind;
   /** `connection.online`: offline waits say so instead of counting down. @default true */
   readonly online?: boolean;
-  /**
-   * `connection.senderError !== null`: this tab sends, but could not load the code
-   * that sends, so a saved answer does not claim to be "sending shortly". @default false
-   */
-  readonly senderUnavailable?: boolean;
   /** For an answer held for its run's other questions: `batchProgress(entries, entry)`. */
   readonly batch?: BatchProgress;
 }
@@ -124,9 +119,7 @@ export function describeVerdict(
         tone: VerdictTone.pending,
         sentence: !online
           ? `Offline — your ${what} is saved on this device and will be sent when you are back.`
-          : context.senderUnavailable
-            ? `Your ${what} is saved on this device. This page could not load the code that sends it and keeps trying; reloading the page also helps.`
-            : `Your ${what} is saved on this device; sending shortly.`,
+          : `Your ${what} is saved on this device; sending shortly.`,
       };
     case EntryState.sending:
       return { tone: VerdictTone.progress, sentence: `Sending your ${what}…` };

@@ -232,24 +232,6 @@ describe("stalled: the reason, and no countdown (nothing is scheduled until a re
     }
 });
 
-const SENDER_UNAVAILABLE: readonly string[] = Object.keys(DECISIONS).map(
-  (decision) =>
-    `Your ${decision === "approve" ? "approval" : decision === "reject" ? "rejection" : "cancellation"} is saved on this device. This page could not load the code that sends it and keeps trying; reloading the page also helps.`,
-);
-
-describe("a saved answer whose tab cannot load the code that sends says so, not 'sending shortly'", () => {
-  Object.keys(DECISIONS).forEach((decision, index) => {
-    const subject = entry(DECISIONS[decision] ?? { kind: "approve" }, { state: "queued" });
-    test(decision, () => {
-      expect(describeVerdict(subject, { senderUnavailable: true }).sentence).toBe(SENDER_UNAVAILABLE[index]);
-      // Offline says offline first: nothing could be sent anyway.
-      expect(describeVerdict(subject, { senderUnavailable: true, online: false }).sentence).toMatch(
-        /^Offline/,
-      );
-    });
-  });
-});
-
 test("every entry state has a sentence of its own in these tests", () => {
   const covered = new Set([
     ...Object.values(VERDICTS).map((verdict) => verdict.state),
@@ -261,11 +243,8 @@ test("every entry state has a sentence of its own in these tests", () => {
 });
 
 test("the README prints every sentence of the table", () => {
-  const missing = [
-    ...TABLE.map((row) => row[3]),
-    ...WAITS.map((row) => row[3]),
-    ...HELD_AND_STALLED,
-    ...SENDER_UNAVAILABLE,
-  ].filter((sentence) => !readme.includes(sentence));
+  const missing = [...TABLE.map((row) => row[3]), ...WAITS.map((row) => row[3]), ...HELD_AND_STALLED].filter(
+    (sentence) => !readme.includes(sentence),
+  );
   expect(missing).toEqual([]);
 });

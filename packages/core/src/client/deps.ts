@@ -1,4 +1,3 @@
-import { importSender, type SenderModule } from "../delivery/load-sender";
 import { defaultTimers, type Timers } from "../stream/timers";
 import { type ChannelFactory, defaultOpenChannel } from "../tabs/channel";
 import { defaultLocks, type LockManagerSource } from "../tabs/lock-manager";
@@ -36,11 +35,6 @@ export interface OutboxDeps {
   readonly locks: LockManagerSource;
   /** BroadcastChannel: how the other tabs mirror the sending one. */
   readonly openChannel: ChannelFactory;
-  /**
-   * Loads the sending code (its own chunk) when this tab takes the lock; nothing is sent before it resolves.
-   * @default a dynamic `import()` of the chunk
-   */
-  readonly loadSender: () => Promise<SenderModule>;
 }
 
 function windowSignal(
@@ -89,6 +83,5 @@ export function defaultDeps(): OutboxDeps {
     storageManager: () => (typeof navigator === "undefined" ? undefined : navigator.storage),
     locks: defaultLocks,
     openChannel: defaultOpenChannel,
-    loadSender: importSender,
   };
 }

@@ -157,21 +157,6 @@ test("disposed while the first capabilities read is out (no kind cached): it is 
   await disposeThenRelease(harness, () => harness.requests[0]?.answer());
 });
 
-test("disposed while the sending tab activates (kind cached): capabilities are not asked afterwards", async () => {
-  const store = new MemoryStore();
-  await store.putMeta("dispose", "server-kind", "contract");
-  const sender = deferred();
-  const module = await import("../delivery/sender");
-  const loadSender = async () => {
-    await sender.promise;
-    return module;
-  };
-  const harness = setup(store, { loadSender });
-  await nextTurn();
-  expect(harness.requests).toEqual([]);
-  await disposeThenRelease(harness, sender.resolve);
-});
-
 test("disposed while capabilities refresh after the resend (kind cached): it is aborted, its late answer ignored", async () => {
   const store = new MemoryStore();
   await store.putMeta("dispose", "server-kind", "contract");

@@ -1,6 +1,5 @@
 import type { StoreApi } from "zustand/vanilla";
 import type { DeliveryEngine } from "../delivery/delivery-engine";
-import { ErrorKind, isOutboxError } from "../errors/outbox-error";
 import { backoffDelay } from "../retry/backoff";
 import type { OutboxDeps } from "./deps";
 import { type ErrorSink, ErrorSource } from "./error-sink";
@@ -24,15 +23,10 @@ export interface LeadershipOptions {
  *
  *   granted ─▶ (ready) ─▶ [re-read entries] ─▶ activate delivery + plugins (background runs)
  *      │       (the delivery itself sends nothing new until the server kind is known)
- *      │          a step fails (storage, the sending code) ─▶ reported, tried again after
- *      │          a full-jitter backoff, or at once when the browser is back (online, visible);
- *      │          the sending code failing SENDER_LOADS_BEFORE_WAITING times in a row ─▶
- *      │          no more timed tries: only the browser coming back tries again
- *      └─ the sending code starts loading at once, beside the storage read
+ *      │          a step fails (storage) ─▶ reported, tried again after a full-jitter
+ *      │          backoff, or at once when the browser is back (online, visible)
  *   lost ─▶ deactivate at once (durable state stays)
  */
-/** Failed sender loads in a row (~2 min of backoff) before only the browser's return retries. */
-export const SENDER_LOADS_BEFORE_WAITING = 8;
 
 export class Leadership {
   readonly #options: LeadershipOptions;
@@ -40,8 +34,6 @@ export class Leadership {
   #retryTimer: unknown;
   /** Failed steps in a row: the backoff before the next try. */
   #attempts = 0;
-  /** The sending code's loads failed SENDER_LOADS_BEFORE_WAITING times: waiting for `retryNow`. */
-  #waiting = false;
 
   constructor(options: LeadershipOptions) {
     this.#options = options;
@@ -52,13 +44,10 @@ export class Leadership {
     connection.setState({ leader: isLeader });
     if (!isLeader) {
       this.#cancelRetry();
-      this.#waiting = false;
       this.#options.engine()?.deactivate();
       plugins.deactivate();
       return;
     }
-    // Fetched while storage opens; `activate` loads it again and reports a failure.
-    this.#options.deps.loadSender().catch(() => {});
     // Granted before the first read (begun with the channel open) finished: no second read.
     this.#enqueue(lifecycle.isReady, 0);
   }
@@ -71,9 +60,8 @@ export class Leadership {
   /** The browser is back (online, visible): a failed step waiting for its retry is tried now. */
   retryNow(): void {
     const { lifecycle, isLeader } = this.#options;
-    if ((this.#retryTimer === undefined && !this.#waiting) || lifecycle.isDisposed || !isLeader()) return;
+    if (this.#retryTimer === undefined || lifecycle.isDisposed || !isLeader()) return;
     this.#cancelRetry();
-    this.#waiting = false;
     this.#enqueue(true, this.#attempts);
   }
 
@@ -83,24 +71,16 @@ export class Leadership {
   }
 
   #enqueue(reread: boolean, attempt: number): void {
-    const { connection, sink } = this.#options;
+    const { sink } = this.#options;
     this.#chain = this.#chain
       .then(() => this.#lead(reread))
       .then(
         () => {
           this.#attempts = 0;
-          if (connection.getState().senderError) connection.setState({ senderError: null });
         },
         (error: unknown) => {
           sink.report(error, ErrorSource.leadership);
           this.#attempts = attempt + 1;
-          if (isOutboxError(error) && error.kind === ErrorKind.senderUnavailable) {
-            connection.setState({ senderError: error });
-            if (this.#attempts >= SENDER_LOADS_BEFORE_WAITING) {
-              this.#waiting = true;
-              return;
-            }
-          }
           this.#retryLater(attempt);
         },
       );

@@ -41,8 +41,6 @@ export interface ConnectionState {
   readonly online: boolean;
   /** This tab is the one that sends for the namespace. */
   readonly leader: boolean;
-  /** The sending code could not load: answers kept unsent, the load retried. Null otherwise. */
-  readonly senderError: OutboxError | null;
 }
 
 export const initialOutboxState: OutboxState = {
@@ -58,5 +56,4 @@ export const initialConnectionState: ConnectionState = {
   serverKind: "contract",
   online: true,
   leader: false,
-  senderError: null,
 };

@@ -7,7 +7,6 @@ import type { OutboxStore } from "../outbox/outbox-store";
 import { ThreadRegistry } from "../thread/thread-registry";
 import { AgentHttp } from "../transport/agent-http";
 import { DeliveryEngine } from "./delivery-engine";
-import { importSender, type SenderModule } from "./load-sender";
 
 // What the engine decides from the entry as stored (a reload changes nothing),
 // not from sets kept beside it: each request and each write is counted.
@@ -51,7 +50,6 @@ async function engineWith(
   entry: OutboxEntry,
   options: {
     kindKnown?: () => boolean;
-    loadSender?: () => Promise<SenderModule>;
     respond?: () => Response;
     onKindContradicted?: (reason: string) => void;
   } = {},
@@ -62,7 +60,6 @@ async function engineWith(
   const requests: string[] = [];
   const deps: OutboxDeps = {
     ...defaultDeps(),
-    loadSender: options.loadSender ?? importSender,
     fetch: (input) => {
       requests.push(input);
       return options.respond ? Promise.resolve(options.respond()) : new Promise<Response>(() => {});
@@ -175,20 +172,12 @@ test("a start read's attempt not handed to fetch before a stop is resent through
   expect(writes[0]).toMatchObject({ state: EntryState.sending, attempts: 2 });
 });
 
-test("stopped and activated again while the code loads: the answer is sent once", async () => {
-  let release = (): void => {};
-  const loadSender = () =>
-    new Promise<SenderModule>((resolve, reject) => {
-      release = () => void importSender().then(resolve, reject);
-    });
-  const { engine, requests } = await engineWith(makeTestEntry(), { loadSender });
+test("activated, stopped and activated again at once: the answer is sent once", async () => {
+  const { engine, requests } = await engineWith(makeTestEntry());
   await engine.load();
   const first = engine.activate();
   engine.deactivate();
-  const firstRelease = release;
   const second = engine.activate();
-  firstRelease();
-  release();
   await Promise.all([first, second]);
   await settle();
   expect(requests).toEqual(["http://agent.test/agent"]);

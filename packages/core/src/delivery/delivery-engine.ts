@@ -1,34 +1,33 @@
 import { ErrorKind, OutboxError } from "../errors/outbox-error";
 import { EntryState, type OutboxEntry } from "../outbox/entry";
 import { isPrunable } from "../outbox/retention";
-import type { DeliveryDeps, DeliveryEngineOptions } from "./delivery-options";
+import { BatchDelivery } from "./batch-delivery";
+import type { DeliveryEngineOptions } from "./delivery-options";
+import { DeliveryRun } from "./delivery-run";
 import { DeliverySchedule } from "./delivery-schedule";
+import { DeliveryTransport } from "./delivery-transport";
 import { EntryBook } from "./entry-book";
-import { loadSender, type SenderModule } from "./load-sender";
 import { waitsOnNetwork } from "./network-wait";
-import type { Sender } from "./sender";
 
 /*
  * The namespace's deliveries: the entries (EntryBook), when each runs (DeliverySchedule),
- * and the delivery (DeliveryRun). Every tab keeps the entries; the sending code is a chunk
- * loaded on `activate` (load-sender.ts), so no server's answer ever waits for a download.
+ * and the delivery (DeliveryRun, over its transport and batches). Every tab keeps the
+ * entries; only the tab that holds the lock activates the sending.
  */
 
-export interface DeliveryEngineInit extends DeliveryEngineOptions {
-  readonly deps: DeliveryDeps & { readonly loadSender: () => Promise<SenderModule> };
-}
-
 export class DeliveryEngine {
-  readonly #options: DeliveryEngineInit;
+  readonly #options: DeliveryEngineOptions;
   readonly #book: EntryBook;
-  #sender: Sender | undefined;
+  readonly #transport: DeliveryTransport;
+  readonly #batches: BatchDelivery;
+  readonly #runner: DeliveryRun;
   readonly #schedule: DeliverySchedule;
   /** The entry the start's transaction wrote `sending`, POSTed with no write if still that object. */
   #heldStarted: OutboxEntry | undefined;
   #abort = new AbortController();
   #active = false;
 
-  constructor(options: DeliveryEngineInit) {
+  constructor(options: DeliveryEngineOptions) {
     this.#options = options;
     this.#book = new EntryBook({
       namespace: options.namespace,
@@ -41,6 +40,20 @@ export class DeliveryEngine {
       deps: options.deps,
       deliver: (key) => this.#deliver(key),
       onError: (error) => this.#options.onError?.(error),
+    });
+    const context = {
+      options,
+      book: this.#book,
+      active: () => this.#active,
+      abortSignal: () => this.#abort.signal,
+    };
+    this.#transport = new DeliveryTransport(context);
+    this.#batches = new BatchDelivery(this.#book, options.threads);
+    this.#runner = new DeliveryRun({
+      ...context,
+      schedule: (key) => this.schedule(key),
+      transport: this.#transport,
+      batches: this.#batches,
     });
   }
 
@@ -87,25 +100,10 @@ export class DeliveryEngine {
     this.#book.delete(key);
   }
 
-  /**
-   * Starts sending: in-flight entries continue with the same key and body, due retries go.
-   * Rejects `sender_unavailable` when the sending code cannot load, leaving entries untouched.
-   */
+  /** Starts sending: in-flight entries continue with the same key and body, due retries go. */
   async activate(): Promise<void> {
     if (this.#active) return;
     if (this.#abort.signal.aborted) this.#abort = new AbortController();
-    const activation = this.#abort.signal;
-    if (!this.#sender) {
-      const module = await loadSender(this.#options.deps.loadSender);
-      if (this.#active || activation.aborted) return;
-      this.#sender ??= module.createSender({
-        options: this.#options,
-        book: this.#book,
-        active: () => this.#active,
-        abortSignal: () => this.#abort.signal,
-        schedule: (key) => this.schedule(key),
-      });
-    }
     this.#active = true;
     this.#book.setWritable(true);
     this.#schedule.start();
@@ -125,7 +123,7 @@ export class DeliveryEngine {
     this.#book.setWritable(false);
     // A start read's attempt not yet handed to fetch is resent through recovery, as after a reload.
     this.#heldStarted = undefined;
-    this.#sender?.transport.reset();
+    this.#transport.reset();
     this.#abort.abort(new OutboxError(ErrorKind.disposed, "Delivery stopped."));
     this.#schedule.stop();
   }
@@ -147,7 +145,7 @@ export class DeliveryEngine {
   }
 
   async settleClosed(threadId: string): Promise<void> {
-    if (this.#active && this.#sender) await this.#sender.runner.settleClosed(threadId);
+    if (this.#active) await this.#runner.settleClosed(threadId);
   }
 
   async retryNow(key: string): Promise<void> {
@@ -167,8 +165,7 @@ export class DeliveryEngine {
   async sealBatch(entry: OutboxEntry): Promise<OutboxEntry> {
     if (!this.#active) return entry;
     const kind = this.#options.kindKnown() ? this.#options.serverKind() : undefined;
-    if (!this.#sender) return entry;
-    const sealed = await this.#sender.batches.seal(entry, kind, this.#options.deps.now());
+    const sealed = await this.#batches.seal(entry, kind, this.#options.deps.now());
     if (sealed && sealed !== entry && this.#active)
       this.#schedule.wakeAfter(sealed.batch?.sendsWith ?? sealed.key, 0);
     return sealed ?? entry;
@@ -200,11 +197,9 @@ export class DeliveryEngine {
   }
 
   async #deliver(key: string): Promise<void> {
-    const sender = this.#sender;
-    if (!sender) return;
     const started = this.#heldStarted !== undefined && this.#heldStarted === this.#book.get(key);
     if (started) this.#heldStarted = undefined;
-    await sender.runner.deliver(key, started);
+    await this.#runner.deliver(key, started);
   }
 
   drain(): Promise<void> {

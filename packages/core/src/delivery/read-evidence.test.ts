@@ -8,7 +8,6 @@ import { EventType } from "../protocol";
 import { ThreadRegistry } from "../thread/thread-registry";
 import { AgentHttp } from "../transport/agent-http";
 import { DeliveryEngine } from "./delivery-engine";
-import { importSender } from "./load-sender";
 
 // The reads after a stream cut past RUN_STARTED on a server without the contract (no
 // re-attach route, no run status): each failed hydration is classified by what it says
@@ -42,7 +41,6 @@ async function cutAfterRunStarted(hydrations: ReadonlyArray<Error | "ok">, toolR
   let reads = 0;
   const deps: OutboxDeps = {
     ...defaultDeps(),
-    loadSender: importSender,
     // The server has no re-attach route nor run status.
     fetch: async () => new Response("", { status: 404 }),
     // Backoffs are recorded and fire on the next task: no test waits for time.

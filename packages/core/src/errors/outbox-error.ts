@@ -31,8 +31,6 @@ export const ErrorKind = {
   /** 401/403: the app must re-authenticate. */
   unauthorized: "unauthorized",
   retryBudgetExhausted: "retry_budget_exhausted",
-  /** The sending chunk could not be fetched; the answers are kept and the load retried. */
-  senderUnavailable: "sender_unavailable",
   /** No sealing key opens this answer (none yet, or another); nothing was stored. */
   sealingKeyMissing: "sealing_key_missing",
   disposed: "disposed",

@@ -66,7 +66,6 @@ export interface InspectorReport {
     readonly online: boolean;
     /** "sending": this tab holds the lock and sends; "following": another tab does. */
     readonly tab: "sending" | "following";
-    readonly senderError: string | null;
   };
   readonly storage: {
     readonly ready: boolean;
@@ -137,7 +136,6 @@ export function inspectorReport(
       ...(connection.serverKindFrom === undefined ? {} : { serverKindFrom: connection.serverKindFrom }),
       online: connection.online,
       tab: connection.leader ? "sending" : "following",
-      senderError: connection.senderError?.message ?? null,
     },
     storage: {
       ready: outbox.ready,

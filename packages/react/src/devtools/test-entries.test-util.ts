@@ -39,5 +39,4 @@ export const connected: ConnectionState = {
   serverKindFrom: "capabilities",
   online: true,
   leader: true,
-  senderError: null,
 };
