@@ -4,6 +4,8 @@
 // start recovers; its resume is held in the page, never sent). The server kind is
 // cached by a first start, as after any earlier visit, so start() costs the storage
 // read and one capabilities request to the mock server on localhost.
+// Isolation: the starts share one page, so each waits for its settled read (after start)
+// before the next, idles BENCH_START_GAP_MS first, and the references run after them all.
 // References: `IdbStore.listByNamespace` alone, every entry and the open ones (what a
 // start reads, through the [namespace, state] index).
 // Target: start() p50 ≤ 50 ms with 10,000 stored.
@@ -15,6 +17,7 @@ import { envInt, figure, heading, median, ms, RUNS, spread, target } from "./sup
 
 const SAMPLES = envInt("BENCH_START_SAMPLES", 5);
 const BODY_BYTES = envInt("BENCH_START_BODY_BYTES", 1_024);
+const GAP_MS = envInt("BENCH_START_GAP_MS", 300);
 const SIZES = [1, 10_000];
 
 const server = await startMockServer({ port: benchPort(PortOffset.mock) });
@@ -25,6 +28,7 @@ try {
     sizes: SIZES,
     samples: SAMPLES,
     bodyBytes: BODY_BYTES,
+    gapMs: GAP_MS,
   };
   const runs: StartRun[][] = [];
   for (let run = 0; run < RUNS; run += 1) {
@@ -40,7 +44,7 @@ try {
   }
   heading(
     "Start with entries stored (Chromium, on-disk profile)",
-    `Chromium ${bench.version}, ${RUNS} runs × ${SAMPLES} starts, ${BODY_BYTES}-byte bodies; median (range) over runs`,
+    `Chromium ${bench.version}, ${RUNS} runs × ${SAMPLES} starts, ${BODY_BYTES}-byte bodies, ${GAP_MS} ms idle before each; median (range) over runs`,
   );
   for (const [index, stored] of SIZES.entries()) {
     const perRun = runs.map((sizes) => sizes[index] as StartRun);

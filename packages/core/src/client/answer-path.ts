@@ -48,7 +48,6 @@ export function createAnswerPath(parts: ClientParts): (input: AnswerInput) => Pr
     const shape = (serverKind: ServerKind) =>
       buildResumeResolution(decision, { serverKind, responseSchema: interrupt.responseSchema });
     const resolution = shape(inForce);
-    const otherShape = shape(other);
     // The validator is a chunk of its own, loaded only for a question with a schema.
     const checkAnswer = interrupt.responseSchema ? await loadAnswerValidator() : undefined;
     const check = (one: typeof resolution) =>
@@ -57,7 +56,7 @@ export function createAnswerPath(parts: ClientParts): (input: AnswerInput) => Pr
         : undefined;
     const first = check(resolution);
     if (first !== undefined && !first.valid) {
-      const second = check(otherShape);
+      const second = check(shape(other));
       if (second !== undefined && !second.valid) throw new InvalidAnswerError(first.violations);
       if (kind.known()) kind.contradicted(SCHEMA_FITS_OTHER_KIND);
     }

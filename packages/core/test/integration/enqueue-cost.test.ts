@@ -5,7 +5,17 @@ import { makeTestEntry } from "../support/test-entry";
 import { askForDeployment, makeClient, startHarness, until } from "./harness";
 
 // Counts what each per-answer scan reads: the cost of an answer, without a clock.
-const scanned = vi.hoisted(() => ({ waits: 0, unshown: 0 }));
+const scanned = vi.hoisted(() => ({ waits: 0, unshown: 0, shapes: 0 }));
+vi.mock("../../src/outcome/degraded-payload", async (original) => {
+  const real = await original<typeof import("../../src/outcome/degraded-payload")>();
+  return {
+    ...real,
+    buildResumeResolution: (...args: Parameters<typeof real.buildResumeResolution>) => {
+      scanned.shapes += 1;
+      return real.buildResumeResolution(...args);
+    },
+  };
+});
 vi.mock("../../src/delivery/network-wait", async (original) => {
   const real = await original<typeof import("../../src/delivery/network-wait")>();
   return {
@@ -62,4 +72,32 @@ test("an answer reads the open entries and its thread's, not every settled one",
   // One open entry (the answer) for each check of the network waits; none settled.
   expect(scanned.waits).toBeLessThan(10);
   expect(scanned.unshown).toBeLessThan(10);
+});
+
+test("an answer shapes its payload once and writes in one store call, nothing read before or after", async () => {
+  const harness = await startHarness();
+  const memory = new MemoryStore();
+  const calls: string[] = [];
+  // Every store method the answer calls, by name, while it runs.
+  const storage = new Proxy(memory, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        calls.push(String(name));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  const client = makeClient(harness, { storage });
+  await client.start();
+  const interrupt = await askForDeployment(client, "t-once");
+
+  scanned.shapes = 0;
+  calls.length = 0;
+  await client.answer({ threadId: "t-once", interruptId: interrupt.id, approved: true });
+
+  expect(calls).toEqual(["putIfAbsentForInterrupt"]);
+  // The other kind's shape is built only when the first does not fit.
+  expect(scanned.shapes).toBe(1);
 });
