@@ -8,6 +8,13 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] };
 /** Each published list's id → position, handed on to the next draft: placing a message is not a scan. */
 const positions = new WeakMap<readonly Message[], Map<string, number>>();
 
+/** The event types `apply` reads: any other leaves a thread as it is, so a mirror needs only these. */
+export const FOLDED_TYPES: ReadonlySet<string> = new Set<string>([
+  ...[EventType.TEXT_MESSAGE_START, EventType.TEXT_MESSAGE_CONTENT, EventType.TOOL_CALL_START],
+  ...[EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_RESULT, EventType.MESSAGES_SNAPSHOT],
+  ...[EventType.RUN_STARTED, EventType.RUN_FINISHED, EventType.RUN_ERROR],
+]);
+
 /**
  * A thread's next state, folded from its last published one in place: a chunk
  * of deltas copies the message list and each message it touches once, not once
