@@ -138,12 +138,13 @@ function foldable(events: readonly AgUiEvent[]): readonly unknown[] {
     if (!FOLDED_TYPES.has(event.type as string)) continue;
     const target = DELTA_TARGET[event.type as string];
     const last = joined.at(-1);
-    if (target === undefined) {
+    // `last` is a copy: appending to it leaves the applied event as it was.
+    if (target && last && last.type === event.type && last[target] === event[target])
+      last.delta = `${last.delta}${event.delta}`;
+    else {
       const { metadata, timestamp, rawEvent, ...folded } = event;
       joined.push(folded);
-    } else if (last && last.type === event.type && last[target] === event[target])
-      last.delta = `${last.delta}${event.delta}`;
-    else joined.push({ type: event.type, [target]: event[target], delta: event.delta });
+    }
   }
   return joined;
 }

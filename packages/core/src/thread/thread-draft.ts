@@ -146,9 +146,7 @@ export class ThreadDraft {
   #restartText(id: string, role: string | undefined): void {
     const at = this.#find(id);
     if (at === -1) {
-      this.#append(
-        role === "user" ? { id, role: "user", content: "" } : { id, role: "assistant", content: "" },
-      );
+      this.#append({ id, role: role === "user" ? role : "assistant", content: "" });
     } else if (["assistant", "user"].includes((this.messages[at] as Message).role)) {
       (this.#own(at) as { content?: unknown }).content = "";
     }
