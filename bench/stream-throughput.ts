@@ -149,6 +149,8 @@ function report(title: string, rate: (name: ReaderName, size: number) => number[
       target(`  send/bare, ${label}, ${messages}`, spread(ratios, times), `≥ ${goal}×`, mid >= goal);
       figure(`  send/bareEmpty, ${label}`, spread(ratioPerRound(name, "bareEmpty"), times));
     }
+    // What the second tab costs, read side by side in each round.
+    figure("  2 tabs / alone", spread(ratioPerRound("oursShared", "ours"), times));
     figure("  reader / bareEmpty", spread(ratioPerRound("reader", "bareEmpty"), times));
   }
 }

@@ -716,3 +716,38 @@ test("a batch's consecutive deltas to one message or tool call cross as one, and
   expect(events[1]).toMatchObject({ delta: "Hi", metadata: cursor });
   for (const tab of [a, b]) await tab.coordinator.stop();
 });
+
+test("only what a thread folds crosses, without the events' metadata, and folds the same", async () => {
+  const world = createWorld();
+  const a = world.tab("a");
+  const b = world.tab("b");
+  for (const tab of [a, b]) await tab.coordinator.start();
+  world.flush();
+  b.received.length = 0;
+  const extras = { metadata: { "x-stream": { runId: "r1", seq: 2 } }, timestamp: 5, rawEvent: { big: "…" } };
+  const events = [
+    { type: EventType.RUN_STARTED, threadId: "thread-1", runId: "r1", ...extras },
+    { type: EventType.STEP_STARTED, stepName: "plan", ...extras },
+    { type: EventType.TEXT_MESSAGE_START, messageId: "m1", role: "assistant", ...extras },
+    { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: "Hi", ...extras },
+    { type: EventType.TEXT_MESSAGE_END, messageId: "m1", ...extras },
+    { type: EventType.STATE_DELTA, delta: [{ op: "add", path: "/step", value: 1 }], ...extras },
+    { type: EventType.CUSTOM, name: "progress", value: 1, ...extras },
+    { type: EventType.TOOL_CALL_RESULT, messageId: "t1", toolCallId: "c1", content: "ok", ...extras },
+    { type: EventType.STEP_FINISHED, stepName: "plan", ...extras },
+  ] as AgUiEvent[];
+  a.coordinator.broadcast({ type: TabMessageType.threadEvents, threadId: "thread-1", events });
+  world.flush();
+  const mirrored = (b.received[0]?.message as { events?: AgUiEvent[] } | undefined)?.events ?? [];
+  // A mirror folds four of the nine; the rest would be cloned, parsed and checked for nothing.
+  expect(mirrored).toEqual([
+    { type: EventType.RUN_STARTED, threadId: "thread-1", runId: "r1" },
+    { type: EventType.TEXT_MESSAGE_START, messageId: "m1", role: "assistant" },
+    { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: "Hi" },
+    { type: EventType.TOOL_CALL_RESULT, messageId: "t1", toolCallId: "c1", content: "ok" },
+  ]);
+  const fold = (list: AgUiEvent[]) => list.reduce(applyEvent, emptyThreadState("thread-1"));
+  expect(fold(mirrored)).toEqual(fold(events));
+  expect(events[2]).toMatchObject(extras);
+  for (const tab of [a, b]) await tab.coordinator.stop();
+});

@@ -3,6 +3,7 @@ import type { AgUiEvent } from "../protocol";
 import * as S from "../protocol/shape-check";
 import { loadEventValidator, loadedEventValidator } from "../stream/load-event-validator";
 import { isValidSimpleEvent } from "../stream/simple-event-check";
+import { FOLDED_TYPES } from "../thread/thread-draft";
 import { checkOutboxEntry } from "./entry-check";
 
 /*
@@ -117,12 +118,12 @@ const envelope = S.objectOf(
 /**
  * On the channel, thread events travel as one JSON text: a string is cloned in
  * one copy, an array of events object by object, in the sender and again in
- * every receiver. Consecutive deltas to one target go joined: a thread folds
- * them to the same state, and a stream is mostly deltas.
+ * every receiver. Only what a thread folds crosses, without the metadata it never
+ * reads, and consecutive deltas to one target go joined: a stream is mostly deltas.
  */
 export function toWire(message: TabMessage): unknown {
   if (message.type !== TabMessageType.threadEvents) return message;
-  return { ...message, events: JSON.stringify(joinDeltas(message.events)) };
+  return { ...message, events: JSON.stringify(foldable(message.events)) };
 }
 
 /** The field naming what a delta event appends to. */
@@ -131,15 +132,19 @@ const DELTA_TARGET: Readonly<Record<string, string>> = {
   TOOL_CALL_ARGS: "toolCallId",
 };
 
-function joinDeltas(events: readonly AgUiEvent[]): readonly unknown[] {
+function foldable(events: readonly AgUiEvent[]): readonly unknown[] {
   const joined: Record<string, unknown>[] = [];
   for (const event of events as readonly Record<string, unknown>[]) {
+    if (!FOLDED_TYPES.has(event.type as string)) continue;
     const target = DELTA_TARGET[event.type as string];
     const last = joined.at(-1);
-    if (target === undefined) joined.push(event);
-    else if (last && last.type === event.type && last[target] === event[target])
+    // `last` is a copy: appending to it leaves the applied event as it was.
+    if (target && last && last.type === event.type && last[target] === event[target])
       last.delta = `${last.delta}${event.delta}`;
-    else joined.push({ type: event.type, [target]: event[target], delta: event.delta });
+    else {
+      const { metadata, timestamp, rawEvent, ...folded } = event;
+      joined.push(folded);
+    }
   }
   return joined;
 }

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import { type AgUiEvent, EventSchema } from "../protocol";
-import { applyEvent, hasToolResult } from "./thread-draft";
+import { type AgUiEvent, EventSchema, EventType } from "../protocol";
+import { applyEvent, FOLDED_TYPES, hasToolResult } from "./thread-draft";
 import { emptyThreadState, type ThreadState } from "./thread-state";
 
 const events = (raw: readonly unknown[]): AgUiEvent[] => raw.map((event) => EventSchema.parse(event));
@@ -127,4 +127,12 @@ test("a delta that changes nothing gives back the same state", () => {
   expect(fold(state, unknownCall)).toBe(state);
   const created = fold(state, events([{ type: "TEXT_MESSAGE_CONTENT", messageId: "m9", delta: "hi" }]));
   expect(created.messages).toEqual([{ id: "m9", role: "assistant", content: "hi" }]);
+});
+
+test("an event of a type outside FOLDED_TYPES leaves a thread as it is", () => {
+  const state = fold(emptyThreadState("t1"), interruptRun);
+  const others = Object.values(EventType).filter((type) => !FOLDED_TYPES.has(type));
+  expect(others).toContain(EventType.STATE_DELTA);
+  for (const type of others) expect(applyEvent(state, { type } as AgUiEvent)).toBe(state);
+  for (const type of FOLDED_TYPES) expect(Object.values(EventType)).toContain(type);
 });

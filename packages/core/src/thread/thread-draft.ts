@@ -8,6 +8,13 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] };
 /** Each published list's id → position, handed on to the next draft: placing a message is not a scan. */
 const positions = new WeakMap<readonly Message[], Map<string, number>>();
 
+/** The event types `apply` reads: any other leaves a thread as it is, so a mirror needs only these. */
+export const FOLDED_TYPES: ReadonlySet<string> = new Set<string>([
+  ...[EventType.TEXT_MESSAGE_START, EventType.TEXT_MESSAGE_CONTENT, EventType.TOOL_CALL_START],
+  ...[EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_RESULT, EventType.MESSAGES_SNAPSHOT],
+  ...[EventType.RUN_STARTED, EventType.RUN_FINISHED, EventType.RUN_ERROR],
+]);
+
 /**
  * A thread's next state, folded from its last published one in place: a chunk
  * of deltas copies the message list and each message it touches once, not once
@@ -139,9 +146,7 @@ export class ThreadDraft {
   #restartText(id: string, role: string | undefined): void {
     const at = this.#find(id);
     if (at === -1) {
-      this.#append(
-        role === "user" ? { id, role: "user", content: "" } : { id, role: "assistant", content: "" },
-      );
+      this.#append({ id, role: role === "user" ? role : "assistant", content: "" });
     } else if (["assistant", "user"].includes((this.messages[at] as Message).role)) {
       (this.#own(at) as { content?: unknown }).content = "";
     }
