@@ -58,7 +58,7 @@ describe.skipIf(unavailable !== undefined)("Postgres", () => {
     try {
       await writer.beginRun("r1", "t", "A", 60_000);
       const woken = new Promise<void>((resolve) => {
-        void reader.watch("r1", resolve);
+        void reader.watch("r1", () => resolve());
       });
       // The watch subscribes before it resolves; give it its LISTEN, then append.
       await reader.watch("r1", () => {});

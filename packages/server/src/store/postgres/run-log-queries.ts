@@ -16,11 +16,14 @@ export class RunLogQueries {
   readonly #pool: Pool;
   readonly #s: string;
   readonly #channel: string;
+  readonly #writer: string;
 
-  constructor(pool: Pool, s: string, channel: string) {
+  /** `writer` tags this store's notifications (see `LiveTail.deliver`). */
+  constructor(pool: Pool, s: string, channel: string, writer: string) {
     this.#pool = pool;
     this.#s = s;
     this.#channel = channel;
+    this.#writer = writer;
   }
 
   async beginRun(
@@ -53,9 +56,9 @@ export class RunLogQueries {
     const last = events.at(-1);
     // Most batches are one statement; one ending in a terminal event that settles claims shares its transaction.
     if (settle === undefined || last === undefined || !isTerminalEvent(last))
-      return this.appendRows(this.#pool, runId, owner, events);
+      return this.appendRows(this.#pool, runId, owner, events, this.#writer);
     return inTransaction(this.#pool, async (client) => {
-      const frames = await this.appendRows(client, runId, owner, events);
+      const frames = await this.appendRows(client, runId, owner, events, this.#writer);
       const terminal = frames?.at(-1);
       if (frames === undefined || terminal === undefined) return undefined;
       const run = await client.query<RunRow>(`SELECT * FROM ${this.#s}.runs WHERE run_id = $1`, [runId]);
@@ -83,13 +86,15 @@ export class RunLogQueries {
    * One statement for the whole batch: move the run's seq on by its length (only
    * while `owner` runs its open attempt), insert each frame with its cursor
    * stamped in, set the terminal event (a batch's last), and NOTIFY readers once
-   * (delivered on commit). Undefined when the run refused it.
+   * (delivered on commit), tagged `writer` when its caller hands the frames to
+   * this store's readers itself ("-": every reader reads). Undefined when the run refused it.
    */
   async appendRows(
     db: Pool | PoolClient,
     runId: string,
     owner: string | null,
     events: readonly AgUiEvent[],
+    writer = "-",
   ): Promise<StoredFrame[] | undefined> {
     const s = this.#s;
     const mine = `run_id = $1 AND ($2::text IS NULL OR owner = $2) AND terminal IS NULL`;
@@ -115,8 +120,17 @@ export class RunLogQueries {
          FROM run, jsonb_array_elements($3::jsonb) WITH ORDINALITY AS b(event, ord)
          RETURNING seq
        )
-       SELECT seq, (SELECT pg_notify($5, $1)) FROM frame ORDER BY seq`,
-      [runId, owner, `[${texts.join(",")}]`, isTerminalEvent(last), this.#channel, events.length, bytes],
+       SELECT seq, (SELECT pg_notify($5, $8 || ' ' || $1)) FROM frame ORDER BY seq`,
+      [
+        runId,
+        owner,
+        `[${texts.join(",")}]`,
+        isTerminalEvent(last),
+        this.#channel,
+        events.length,
+        bytes,
+        writer,
+      ],
     );
     if (result.rows.length === 0) return undefined;
     // Stamped here as in the statement: reading every event back would cost its JSON twice more.
