@@ -10,7 +10,7 @@ import { type ProxyDeps, proxyAgent } from "./proxy-agent";
 import { pickHeaders, setRequestContext } from "./request-context";
 import { ResponseHold } from "./response-hold";
 import { InProcessThreadLock, type ThreadLock } from "./thread-lock";
-import type { FetchLike } from "./upstream/forward-run";
+import { type FetchLike, postWithFetch, postWithNodeHttp } from "./upstream/upstream-post";
 import { upstreamHydration } from "./upstream-hydration";
 
 /** The server library's options the gateway takes as they are; the agent is the upstream. */
@@ -24,7 +24,7 @@ export interface GatewayOptions extends LibraryOptions {
   readonly upstream: string;
   /** Request headers passed on to the upstream. @default ["authorization"] */
   readonly forwardHeaders?: readonly string[];
-  /** @default globalThis.fetch */
+  /** How the upstream is read. @default node:http(s) */
   readonly fetch?: FetchLike;
   /** How long a hydration waits for the upstream's view of the thread. @default 10000 */
   readonly hydrateTimeoutMs?: number;
@@ -82,7 +82,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   let engine: ContractServer["engine"] | undefined;
   const deps: ProxyDeps = {
     upstream: checkedUpstream(upstream),
-    fetch: fetch ?? ((url, init) => globalThis.fetch(url, init)),
+    post: fetch === undefined ? postWithNodeHttp : postWithFetch(fetch),
     store: options.store,
     lock,
     // The agent runs only once the server below exists.

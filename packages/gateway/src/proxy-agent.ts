@@ -11,14 +11,15 @@ import { type ApprovedCall, approvedCalls, CallEvidence } from "./evidence";
 import { forwardedHeaders, responseHold } from "./request-context";
 import { settleHold } from "./response-hold";
 import type { ThreadLock } from "./thread-lock";
-import { type FetchLike, forwardRun } from "./upstream/forward-run";
+import { forwardRun } from "./upstream/forward-run";
+import type { UpstreamPost } from "./upstream/upstream-post";
 import { upstreamId } from "./upstream-ids";
 import { publishedInterrupts, upstreamResume } from "./upstream-payload";
 
 export interface ProxyDeps {
   /** The upstream's AG-UI run endpoint. */
   readonly upstream: string;
-  readonly fetch: FetchLike;
+  readonly post: UpstreamPost;
   /** The gateway's store, unscoped; each turn reads it as its identity. */
   readonly store: ContractStore;
   readonly lock: ThreadLock;
@@ -118,7 +119,7 @@ async function* proxyTurn(deps: ProxyDeps, turn: AgentTurn): AsyncGenerator<AgUi
     }
     const occurrences = input.resume === undefined ? [] : await store.threadOccurrences(input.threadId);
     const evidence = new CallEvidence(store, input.runId, claimLeaseMs, approved);
-    const events = forwardRun(deps.fetch, {
+    const events = forwardRun(deps.post, {
       url: deps.upstream,
       body: upstreamResume(upstreamInput(input, identity), occurrences),
       headers: forwardedHeaders(turn.request),

@@ -19,7 +19,7 @@ export function upstreamHydration(deps: ProxyDeps, timeoutMs: number): Hydrate {
     const hold = responseHold(request);
     const release = await deps.lock.acquire(scopedId(identity, input.threadId));
     try {
-      const events = forwardRun(deps.fetch, {
+      const events = forwardRun(deps.post, {
         url: deps.upstream,
         body: upstreamInput({ ...input, messages: [], resume: undefined }, identity),
         headers: forwardedHeaders(request),

@@ -58,7 +58,7 @@ describe.skipIf(unavailable !== undefined)("Postgres", () => {
     try {
       await writer.beginRun("r1", "t", "A", 60_000);
       const woken = new Promise<void>((resolve) => {
-        void reader.watch("r1", resolve);
+        void reader.watch("r1", () => resolve());
       });
       // The watch subscribes before it resolves; give it its LISTEN, then append.
       await reader.watch("r1", () => {});
@@ -68,6 +68,30 @@ describe.skipIf(unavailable !== undefined)("Postgres", () => {
     } finally {
       await writer.close();
       await reader.close();
+    }
+  });
+
+  test("events are stored as they arrived, and read back with their cursors stamped", async () => {
+    const name = schema();
+    const store = await PostgresStore.open({ connectionString: postgres.url, schema: name });
+    const pool = new Pool({ connectionString: postgres.url });
+    try {
+      await store.beginRun("r1", "t", "A", 60_000);
+      const started = { type: "RUN_STARTED", threadId: "t", runId: "r1", metadata: { k: 1 } } as never;
+      const finished = { type: "RUN_FINISHED", threadId: "t", runId: "r1" } as never;
+      await store.appendMany("r1", "A", [started, finished]);
+      // The database stores each event whole, as sent: no per-event rewrite in the append's statement.
+      const raw = await pool.query(`SELECT event FROM "${name}".run_events ORDER BY seq`);
+      expect(raw.rows.map((row) => row.event)).toEqual([started, finished]);
+      const cursor = (seq: number) => ({ "x-stream": { runId: "r1", seq } });
+      expect(await store.frames("r1", 0)).toEqual([
+        { seq: 1, event: { ...(started as object), metadata: { k: 1, ...cursor(1) } } },
+        { seq: 2, event: { ...(finished as object), metadata: cursor(2) } },
+      ]);
+      expect((await store.run("r1"))?.terminal).toEqual({ ...(finished as object), metadata: cursor(2) });
+    } finally {
+      await store.close();
+      await pool.end();
     }
   });
 

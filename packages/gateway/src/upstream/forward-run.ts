@@ -1,9 +1,7 @@
 import { type AgUiEvent, EVENT_STREAM_CONTENT_TYPE, JSON_CONTENT_TYPE } from "@agui-outbox/core/protocol";
 import { GatewayError, GatewayErrorKind } from "../gateway-error";
 import { readEvents } from "./read-events";
-
-/** The part of `fetch` the gateway uses; tests and hosts inject their own. */
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+import type { UpstreamAnswer, UpstreamPost } from "./upstream-post";
 
 export interface UpstreamRequest {
   readonly url: string;
@@ -20,11 +18,10 @@ export interface UpstreamRequest {
  * {@link GatewayError} when nothing usable came back: unreachable, an HTTP
  * error status, or a body that is not an event stream.
  */
-export async function* forwardRun(fetch: FetchLike, request: UpstreamRequest): AsyncGenerator<AgUiEvent> {
-  let response: Response;
+export async function* forwardRun(post: UpstreamPost, request: UpstreamRequest): AsyncGenerator<AgUiEvent> {
+  let answer: UpstreamAnswer;
   try {
-    response = await fetch(request.url, {
-      method: "POST",
+    answer = await post(request.url, {
       headers: {
         ...request.headers,
         "content-type": JSON_CONTENT_TYPE,
@@ -38,24 +35,22 @@ export async function* forwardRun(fetch: FetchLike, request: UpstreamRequest): A
       cause,
     });
   }
-  request.onStatus?.(response.status);
-  if (!response.ok) {
-    // Read so the connection can be reused; the text is not shown to the caller (it may hold anything).
-    await response.text().catch(() => "");
+  request.onStatus?.(answer.status);
+  if (answer.status < 200 || answer.status > 299) {
+    // The text is not shown to the caller (it may hold anything).
+    await answer.discard();
     throw new GatewayError(
       GatewayErrorKind.upstreamStatus,
-      `the upstream agent answered HTTP ${response.status}`,
-      { status: response.status },
+      `the upstream agent answered HTTP ${answer.status}`,
+      { status: answer.status },
     );
   }
-  const type = response.headers.get("content-type") ?? "";
-  if (!type.includes(EVENT_STREAM_CONTENT_TYPE) || response.body === null) {
-    // Only frees the connection: the error thrown next is what the caller records.
-    await response.body?.cancel().catch(() => {});
+  if (!answer.contentType.includes(EVENT_STREAM_CONTENT_TYPE)) {
+    await answer.discard();
     throw new GatewayError(
       GatewayErrorKind.upstreamProtocol,
       "the upstream agent did not answer with an event stream",
     );
   }
-  yield* readEvents(response.body);
+  yield* readEvents(answer.body);
 }

@@ -11,7 +11,7 @@ const LIFECYCLE = new Set(["RUN_STARTED", "RUN_FINISHED", "RUN_ERROR"]);
  * framework's own) is dropped: the gateway's clients validate every event, and
  * one they refuse would end their stream.
  */
-export async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<AgUiEvent> {
+export async function* readEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<AgUiEvent> {
   const ready: AgUiEvent[] = [];
   let broken: GatewayError | undefined;
   const parser = createParser({

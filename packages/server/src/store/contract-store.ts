@@ -111,8 +111,12 @@ export interface ContractStore {
   /** The runs whose current attempt `owner` began and that have no terminal event yet. */
   openRunsOf(owner: string): Promise<string[]>;
   run(runId: string): Promise<RunRecord | undefined>;
-  /** Calls `wake` after each event appended to the run, by any instance on this store. */
-  watch(runId: string, wake: () => void): Promise<() => void>;
+  /**
+   * Calls `wake` after each event appended to the run, by any instance on this
+   * store. A store may hand over the committed frames themselves (consecutive,
+   * in seq order) when this instance wrote them; without frames, read the log.
+   */
+  watch(runId: string, wake: (frames?: readonly StoredFrame[]) => void): Promise<() => void>;
 
   /** Creates a background run at version 1; false when one with its runId exists. */
   createBackground(record: NewBackgroundRun): Promise<boolean>;

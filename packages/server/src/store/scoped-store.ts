@@ -124,7 +124,7 @@ export function scopeStore(store: ContractStore, identity: string | undefined): 
             terminal: found.terminal && event(found.terminal),
           };
     },
-    watch: (runId, wake) => store.watch(scope(runId), wake),
+    watch: (runId, wake) => store.watch(scope(runId), (frames) => wake(frames?.map(frame))),
     createBackground: (record) =>
       store.createBackground({ ...record, runId: scope(record.runId), threadId: scope(record.threadId) }),
     background: async (runId) => background(await store.background(scope(runId))),

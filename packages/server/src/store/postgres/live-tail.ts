@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { Client, type ClientConfig } from "pg";
+import type { StoredFrame } from "../records";
 import { quoteIdent } from "./migrations";
 
 /** Where the `LISTEN` connection is; `reason` records the last failure. */
@@ -19,6 +21,8 @@ export interface LiveTailDeps {
   readonly random: () => number;
 }
 
+type Wake = (frames?: readonly StoredFrame[]) => void;
+
 /** Connect attempts in one reconnect loop, and its full-jitter backoff (base doubling to a cap). */
 const BUDGET = 10;
 const BASE_MS = 250;
@@ -27,9 +31,11 @@ const CAP_MS = 30_000;
 /**
  * The live tail of every run's log: one `LISTEN` connection per store, opened
  * on the first watch; each `NOTIFY` (sent by an append on any replica, with
- * the run id as payload) wakes that run's watchers. Notifications sent while
- * no connection listens are lost, so losing the connection and regaining it
- * both wake every watcher to re-read its log.
+ * `<writer> <runId>` as payload) wakes that run's watchers. This store's own
+ * appends are handed to its watchers once committed ({@link deliver}), so their
+ * notifications are skipped: no reader here reads back what it was just given.
+ * Notifications sent while no connection listens are lost, so losing the
+ * connection and regaining it both wake every watcher to re-read its log.
  *
  *   idle/failed ──watch──▶ connecting ──ok──▶ listening
  *                            ▲     │ refused        │ dropped (wakes all)
@@ -42,7 +48,9 @@ const CAP_MS = 30_000;
 export class LiveTail {
   readonly #deps: LiveTailDeps;
   readonly #channel: string;
-  readonly #watchers = new Map<string, Set<() => void>>();
+  readonly #watchers = new Map<string, Set<Wake>>();
+  /** Tags this store's appends' notifications (see {@link deliver}). */
+  readonly writer = randomUUID();
   #state: LiveTailState = { name: "idle" };
   #client: Client | undefined;
   #connecting: Promise<void> = Promise.resolve();
@@ -65,7 +73,7 @@ export class LiveTail {
   }
 
   /** Resolves once listening, or once an attempt failed: until a reconnect, the reader's poll covers it. */
-  async watch(runId: string, wake: () => void): Promise<() => void> {
+  async watch(runId: string, wake: Wake): Promise<() => void> {
     const name = this.#state.name;
     if (name === "closed") return () => {};
     if (name === "idle" || name === "failed") this.#connecting = this.#connect(1);
@@ -83,6 +91,12 @@ export class LiveTail {
     };
   }
 
+  /** Hands frames this store committed (tagged {@link writer}) to the run's watchers here. */
+  deliver(runId: string, frames: readonly StoredFrame[]): void {
+    if (frames.length === 0) return;
+    for (const wake of this.#watchers.get(runId) ?? []) wake(frames);
+  }
+
   async close(): Promise<void> {
     this.#state = { name: "closed" };
     this.#watchers.clear();
@@ -98,8 +112,11 @@ export class LiveTail {
     this.#state = { name: "connecting", attempt };
     const client = this.#deps.client();
     client.on("notification", (message) => {
-      const watchers = message.payload === undefined ? undefined : this.#watchers.get(message.payload);
-      for (const wake of watchers ?? []) wake();
+      const payload = message.payload ?? "";
+      const at = payload.indexOf(" ");
+      // Our own append: its frames were handed over on commit.
+      if (payload.slice(0, at) === this.writer) return;
+      for (const wake of this.#watchers.get(payload.slice(at + 1)) ?? []) wake();
     });
     // A lost LISTEN connection must not crash the server: it is recorded and reconnected.
     client.on("error", (error) => this.#lost(client, error));

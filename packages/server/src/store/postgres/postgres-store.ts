@@ -80,12 +80,12 @@ export class PostgresStore implements ContractStore {
     this.#s = quoteIdent(this.#schema);
     const channel = `${this.#schema}_events`;
     this.#background = new BackgroundQueries(pool, this.#s);
-    this.#runLog = new RunLogQueries(pool, this.#s, channel);
     // The listener connects as the pool does: with the settings given, or those of the pool passed in.
     this.#tail = new LiveTail(
       this.#ownsPool ? clientConfig : (pool as unknown as { options: ClientConfig }).options,
       channel,
     );
+    this.#runLog = new RunLogQueries(pool, this.#s, channel, this.#tail.writer);
     this.#sweepBatch = options.sweepBatch ?? 100;
     this.#limits = { ...POSTGRES_LIMITS, ...options.limits };
     this.commitWindow = { ...COMMIT_WINDOW, ...options.commitWindow };
@@ -281,16 +281,19 @@ export class PostgresStore implements ContractStore {
     event: AgUiEvent,
     settle?: Settlement,
   ): Promise<StoredFrame | undefined> {
-    return this.#runLog.appendMany(runId, owner, [event], settle).then((frames) => frames?.[0]);
+    return this.appendMany(runId, owner, [event], settle).then((frames) => frames?.[0]);
   }
 
-  appendMany(
+  async appendMany(
     runId: string,
     owner: string,
     events: readonly AgUiEvent[],
     settle?: Settlement,
   ): Promise<StoredFrame[] | undefined> {
-    return this.#runLog.appendMany(runId, owner, events, settle);
+    const frames = await this.#runLog.appendMany(runId, owner, events, settle);
+    // Committed: this instance's readers take them as they are, with no read back (the others are notified).
+    if (frames !== undefined) this.#tail.deliver(runId, frames);
+    return frames;
   }
 
   frames(runId: string, afterSeq: number): Promise<StoredFrame[]> {
@@ -309,7 +312,7 @@ export class PostgresStore implements ContractStore {
     return this.#runLog.run(runId);
   }
 
-  async watch(runId: string, wake: () => void): Promise<() => void> {
+  async watch(runId: string, wake: (frames?: readonly StoredFrame[]) => void): Promise<() => void> {
     return this.#tail.watch(runId, wake);
   }
 

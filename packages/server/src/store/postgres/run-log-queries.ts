@@ -6,21 +6,33 @@ import { NOW_MS } from "./migrations";
 import { RELEASE_SET, type RunRow, runFromRow } from "./rows";
 import { inTransaction } from "./transaction";
 
+/** SQL for `json` with its cursor (`run_id`, `seq`) in its metadata, as `stampCursor` does. */
+const stamped = (json: string, seq: string) =>
+  `jsonb_set(${json}, '{metadata}', coalesce((${json}) -> 'metadata', '{}'::jsonb) ||
+     jsonb_build_object('${MetadataKey.stream}', jsonb_build_object('runId', run_id, 'seq', ${seq})))`;
+
 /**
  * Runs and their event logs on Postgres: attempts begun under an owner's lease,
  * one statement per appended batch of events (seqs, frames, terminal event and
  * `NOTIFY` together), and the settlement a terminal event carries (commit or rollback)
- * in the same transaction. `s` is the quoted schema name.
+ * in the same transaction. The log keeps each event as it arrived; its cursor
+ * is stamped when it is read (the terminal and outcome columns keep theirs):
+ * most frames are handed to readers from memory and never read back, so
+ * stamping at append would cost the database per event for nothing.
+ * `s` is the quoted schema name.
  */
 export class RunLogQueries {
   readonly #pool: Pool;
   readonly #s: string;
   readonly #channel: string;
+  readonly #writer: string;
 
-  constructor(pool: Pool, s: string, channel: string) {
+  /** `writer` tags this store's notifications (see `LiveTail.deliver`). */
+  constructor(pool: Pool, s: string, channel: string, writer: string) {
     this.#pool = pool;
     this.#s = s;
     this.#channel = channel;
+    this.#writer = writer;
   }
 
   async beginRun(
@@ -53,9 +65,9 @@ export class RunLogQueries {
     const last = events.at(-1);
     // Most batches are one statement; one ending in a terminal event that settles claims shares its transaction.
     if (settle === undefined || last === undefined || !isTerminalEvent(last))
-      return this.appendRows(this.#pool, runId, owner, events);
+      return this.appendRows(this.#pool, runId, owner, events, this.#writer);
     return inTransaction(this.#pool, async (client) => {
-      const frames = await this.appendRows(client, runId, owner, events);
+      const frames = await this.appendRows(client, runId, owner, events, this.#writer);
       const terminal = frames?.at(-1);
       if (frames === undefined || terminal === undefined) return undefined;
       const run = await client.query<RunRow>(`SELECT * FROM ${this.#s}.runs WHERE run_id = $1`, [runId]);
@@ -70,7 +82,7 @@ export class RunLogQueries {
       `SELECT seq, event FROM ${this.#s}.run_events WHERE run_id = $1 AND seq > $2 ORDER BY seq`,
       [runId, afterSeq],
     );
-    return result.rows.map((row) => ({ seq: row.seq, event: row.event }));
+    return result.rows.map((row) => ({ seq: row.seq, event: stampCursor(row.event, runId, row.seq) }));
   }
 
   async run(runId: string): Promise<RunRecord | undefined> {
@@ -81,15 +93,17 @@ export class RunLogQueries {
 
   /**
    * One statement for the whole batch: move the run's seq on by its length (only
-   * while `owner` runs its open attempt), insert each frame with its cursor
-   * stamped in, set the terminal event (a batch's last), and NOTIFY readers once
-   * (delivered on commit). Undefined when the run refused it.
+   * while `owner` runs its open attempt), insert each event as it came, set the
+   * terminal event (a batch's last, stamped), and NOTIFY readers once
+   * (delivered on commit), tagged `writer` when its caller hands the frames to
+   * this store's readers itself ("-": every reader reads). Undefined when the run refused it.
    */
   async appendRows(
     db: Pool | PoolClient,
     runId: string,
     owner: string | null,
     events: readonly AgUiEvent[],
+    writer = "-",
   ): Promise<StoredFrame[] | undefined> {
     const s = this.#s;
     const mine = `run_id = $1 AND ($2::text IS NULL OR owner = $2) AND terminal IS NULL`;
@@ -100,10 +114,7 @@ export class RunLogQueries {
     const texts = events.map((event) => JSON.stringify(event));
     const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
     const last = events.at(-1) as AgUiEvent;
-    const stamped = (json: string, seq: string) =>
-      `jsonb_set(${json}, '{metadata}', coalesce((${json}) -> 'metadata', '{}'::jsonb) ||
-         jsonb_build_object('${MetadataKey.stream}', jsonb_build_object('runId', run_id, 'seq', ${seq})))`;
-    const result = await db.query<{ seq: number }>(
+    const result = await db.query<{ last_seq: number }>(
       `WITH run AS (
          UPDATE ${s}.runs SET last_seq = last_seq + $6, updated_at = ${NOW_MS}, log_bytes = log_bytes + $7,
            terminal = CASE WHEN $4 THEN ${stamped("($3::jsonb -> -1)", "last_seq + $6")} ELSE NULL END
@@ -111,18 +122,27 @@ export class RunLogQueries {
          RETURNING run_id, last_seq
        ), frame AS (
          INSERT INTO ${s}.run_events (run_id, seq, event)
-         SELECT run_id, last_seq - $6 + b.ord, ${stamped("b.event", "last_seq - $6 + b.ord")}
+         SELECT run_id, last_seq - $6 + b.ord, b.event
          FROM run, jsonb_array_elements($3::jsonb) WITH ORDINALITY AS b(event, ord)
-         RETURNING seq
        )
-       SELECT seq, (SELECT pg_notify($5, $1)) FROM frame ORDER BY seq`,
-      [runId, owner, `[${texts.join(",")}]`, isTerminalEvent(last), this.#channel, events.length, bytes],
+       SELECT last_seq, pg_notify($5, $8 || ' ' || $1) FROM run`,
+      [
+        runId,
+        owner,
+        `[${texts.join(",")}]`,
+        isTerminalEvent(last),
+        this.#channel,
+        events.length,
+        bytes,
+        writer,
+      ],
     );
-    if (result.rows.length === 0) return undefined;
-    // Stamped here as in the statement: reading every event back would cost its JSON twice more.
-    return result.rows.map((row, index) => ({
-      seq: row.seq,
-      event: stampCursor(events[index] as AgUiEvent, runId, row.seq),
+    const row = result.rows[0];
+    if (row === undefined) return undefined;
+    const first = row.last_seq - events.length + 1;
+    return events.map((event, index) => ({
+      seq: first + index,
+      event: stampCursor(event, runId, first + index),
     }));
   }
 
@@ -139,7 +159,7 @@ export class RunLogQueries {
     }
     await client.query(
       `INSERT INTO ${s}.outcomes (key, run_id, thread_id, events, at)
-       SELECT $1, $2, $3, coalesce(jsonb_agg(event ORDER BY seq), '[]'::jsonb), ${NOW_MS}
+       SELECT $1, $2, $3, coalesce(jsonb_agg(${stamped("event", "seq")} ORDER BY seq), '[]'::jsonb), ${NOW_MS}
        FROM ${s}.run_events WHERE run_id = $2 AND seq > $4 AND seq <= $5
        ON CONFLICT (key) DO NOTHING`,
       [settle.key, run.runId, run.threadId, settle.afterSeq, terminal.seq],
