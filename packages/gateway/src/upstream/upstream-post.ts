@@ -31,6 +31,7 @@ export function postWithFetch(fetch: FetchLike): UpstreamPost {
       contentType: response.headers.get("content-type") ?? "",
       body: body ?? (async function* () {})(),
       // Only frees the connection: what the caller does next is what it records.
+      // A body refused mid-cancel has nothing left to read: the failure is already the caller's.
       discard: async () => void (await body?.cancel().catch(() => {})),
     };
   };
